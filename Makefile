@@ -1,0 +1,123 @@
+# The map of the lab: every step, its inputs and where its outputs go.
+#
+#   make            = make bench: packages, kernel source + our series,
+#                     bench kernel, guest modules, default benchmark -> results/
+#   make test       packages, source, test kernel, then every test;
+#                   last line "N passed, N failed"
+#   make kernel     both guest kernels (test and bench)
+#   make guest      the modules the guest loads, for both kernels
+#   make boot       an interactive shell in the guest (VCPUS=8 for 8 CPUs)
+#   make clean      build folders and test logs (keeps the unpacked source)
+#   make print-ksrc path of the prepared (patched) kernel source tree
+#
+# Variables: KCACHE (cache folder outside the repository), VCPUS, MEM,
+# KERNEL_FLAVOUR (for boot: test or bench), JOBS (parallel kernel build).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := bench
+
+KCACHE   ?= $(HOME)/.cache/percpu-tags-lab
+VCPUS    ?= 4
+MEM      ?= 2G
+JOBS     ?= 3
+KERNEL_FLAVOUR ?= test
+
+# Debian's kernel source and what building and running it needs.
+KPKG      := linux-source-6.12
+KTARBALL  := /usr/src/linux-source-6.12.tar.xz
+PACKAGES  := $(KPKG) make gcc flex bison bc libelf-dev libssl-dev cpio kmod \
+	     rsync git qemu-system-x86 fio busybox-static python3 clang \
+	     libclang-rt-14-dev gnuplot-nox
+
+KSRC         := $(KCACHE)/linux-source-6.12
+SERIES_STAMP := $(KSRC)/.git/lab-series-applied
+PATCHES      := kernel-patches/series $(wildcard kernel-patches/*.patch)
+KBUILD_test  := $(KCACHE)/build-test
+KBUILD_bench := $(KCACHE)/build-bench
+LOGS         := $(KCACHE)/logs
+
+.PHONY: bench test kernel kernel-test kernel-bench guest boot clean distclean \
+	print-ksrc deps source
+
+# --- 1. Packages: installed when root, otherwise the one line to run. ---------
+deps:
+	@missing=$$(for p in $(PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "deps: installing" $$missing; \
+			apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+		else \
+			echo "deps: missing Debian packages; run as root:"; \
+			echo "  apt-get install" $$missing; exit 1; \
+		fi; \
+	fi
+
+# --- 2. Kernel source: pristine Debian tarball + kernel-patches/series. ------
+source: $(SERIES_STAMP)
+$(SERIES_STAMP): $(PATCHES) $(KTARBALL) kernel-patches/prepare-source.sh | deps
+	kernel-patches/prepare-source.sh $(KTARBALL) $(KSRC) kernel-patches
+	@touch $@
+
+$(KTARBALL): | deps
+
+# --- 3. Kernel configs: tinyconfig + guest/config-common.frag + flavour. -----
+$(KBUILD_test)/.config: guest/config-common.frag guest/config-test.frag guest/make-config.sh $(SERIES_STAMP)
+	guest/make-config.sh test $(KSRC) $(KBUILD_test)
+	@touch $@
+$(KBUILD_bench)/.config: guest/config-common.frag guest/config-bench.frag guest/make-config.sh $(SERIES_STAMP)
+	guest/make-config.sh bench $(KSRC) $(KBUILD_bench)
+	@touch $@
+
+# --- 4. Kernels and their modules (installed under KBUILD/modroot). ----------
+kernel: kernel-test kernel-bench
+kernel-test: $(KBUILD_test)/.lab-built
+kernel-bench: $(KBUILD_bench)/.lab-built
+$(KCACHE)/build-%/.lab-built: $(KCACHE)/build-%/.config $(SERIES_STAMP)
+	@echo "kernel: building the $* kernel in $(@D) (linux-source-6.12 $$(cat $(KSRC)/.git/lab-source-version))"
+	$(MAKE) -s -C $(KSRC) O=$(@D) -j$(JOBS) bzImage modules
+	rm -rf $(@D)/modroot
+	$(MAKE) -s -C $(KSRC) O=$(@D) modules_install INSTALL_MOD_PATH=$(@D)/modroot >/dev/null
+	@touch $@
+
+# --- 5. The guest: booted by guest/run, userland is the host's root over 9p. -
+guest: kernel
+boot: kernel-$(KERNEL_FLAVOUR)
+	KERNEL=$(KBUILD_$(KERNEL_FLAVOUR))/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) \
+		TIMEOUT=86400 guest/run
+
+# Environment of every guest command: where the repository, the guest
+# scripts and the booted kernel's modules are.
+guest_env = env LAB_REPO=$(CURDIR) LAB_GUEST=$(CURDIR)/guest LAB_MODROOT=$(KBUILD_$(1))/modroot
+
+# --- 6. Tests: every guest/tests/*.sh in one test-kernel boot. ---------------
+GUEST_TESTS ?= $(sort $(wildcard guest/tests/*.sh))
+test: kernel-test
+	@run=$(LOGS)/test-$$(date +%Y%m%d-%H%M%S); mkdir -p $$run/guest; \
+	echo "test: logs in $$run"; \
+	for t in $(GUEST_TESTS); do basename $$t .sh; done >$$run/expected; \
+	KERNEL=$(KBUILD_test)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) \
+		TIMEOUT=$(TEST_TIMEOUT) OUT=$$run/guest \
+		guest/run $(call guest_env,test) guest/run-tests $(GUEST_TESTS) \
+		|| echo "test: the guest test run ended with status $$?"; \
+	guest/summarize $$run/expected $$(ls $$run/guest/results 2>/dev/null)
+TEST_TIMEOUT ?= 1800
+
+# --- 7. Benchmark: the default fio job on the bench kernel -> results/. ------
+bench: kernel-bench
+	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit); \
+	mkdir -p $$run; echo "bench: results in $$run"; \
+	KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) OUT=$(CURDIR)/$$run \
+		guest/run $(call guest_env,bench) guest/bench-default; \
+	cp $(KBUILD_bench)/.config $$run/kernel.config; \
+	cat $(PATCHES) | sha256sum | cut -c1-16 >$$run/series.sha256; \
+	cat $$run/summary.txt
+
+clean:
+	rm -rf $(KBUILD_test) $(KBUILD_bench) $(KCACHE)/build-*.config-scratch $(LOGS)
+distclean: clean
+	rm -rf $(KCACHE)
+
+print-ksrc:
+	@echo $(KSRC)
