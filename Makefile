@@ -37,7 +37,7 @@ KBUILD_bench := $(KCACHE)/build-bench
 LOGS         := $(KCACHE)/logs
 
 .PHONY: bench test kernel kernel-test kernel-bench guest boot clean distclean \
-	print-ksrc deps source
+	print-ksrc deps source drivers-test drivers-bench bench-tags
 
 # --- 1. Packages: installed when root, otherwise the one line to run. ---------
 deps:
@@ -81,31 +81,45 @@ $(KCACHE)/build-%/.lab-built: $(KCACHE)/build-%/.config $(SERIES_STAMP)
 	$(MAKE) -s -C $(KSRC) O=$(@D) modules_install INSTALL_MOD_PATH=$(@D)/modroot >/dev/null
 	@touch $@
 
-# --- 5. The guest: booted by guest/run, userland is the host's root over 9p. -
-guest: kernel
+# --- 5. Our modules (drivers/*), built per kernel in KBUILD/lab-drivers. -----
+DRIVERS     := $(patsubst drivers/%/Makefile,%,$(wildcard drivers/*/Makefile))
+DRIVER_SRCS := $(wildcard drivers/*/*.c drivers/*/*.h drivers/*/Makefile)
+drivers-test: $(KBUILD_test)/.lab-drivers
+drivers-bench: $(KBUILD_bench)/.lab-drivers
+$(KCACHE)/build-%/.lab-drivers: $(KCACHE)/build-%/.lab-built $(DRIVER_SRCS)
+	rsync -a --delete --exclude='*.o' --exclude='*.ko' drivers/ $(@D)/lab-drivers/
+	for d in $(DRIVERS); do \
+		$(MAKE) -s -C $(@D) M=$(@D)/lab-drivers/$$d W=1 modules || exit 1; \
+	done
+	@touch $@
+
+# --- 6. The guest: booted by guest/run, userland is the host's root over 9p. -
+guest: drivers-test drivers-bench
 boot: kernel-$(KERNEL_FLAVOUR)
 	KERNEL=$(KBUILD_$(KERNEL_FLAVOUR))/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) \
 		TIMEOUT=86400 guest/run
 
 # Environment of every guest command: where the repository, the guest
 # scripts and the booted kernel's modules are.
-guest_env = env LAB_REPO=$(CURDIR) LAB_GUEST=$(CURDIR)/guest LAB_MODROOT=$(KBUILD_$(1))/modroot
+guest_env = env TEST_TIMEOUT=$(TEST_TIMEOUT) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURDIR)/guest \
+	LAB_MODROOT=$(KBUILD_$(1))/modroot LAB_DRIVERS=$(KBUILD_$(1))/lab-drivers
 
-# --- 6. Tests: every guest/tests/*.sh in one test-kernel boot. ---------------
+# --- 7. Tests: every guest/tests/*.sh in one test-kernel boot. ---------------
 GUEST_TESTS ?= $(sort $(wildcard guest/tests/*.sh))
-test: kernel-test
+test: drivers-test
 	@run=$(LOGS)/test-$$(date +%Y%m%d-%H%M%S); mkdir -p $$run/guest; \
 	echo "test: logs in $$run"; \
 	for t in $(GUEST_TESTS); do basename $$t .sh; done >$$run/expected; \
 	KERNEL=$(KBUILD_test)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) \
-		TIMEOUT=$(TEST_TIMEOUT) OUT=$$run/guest \
+		TIMEOUT=$(GUEST_TIMEOUT) OUT=$$run/guest \
 		guest/run $(call guest_env,test) guest/run-tests $(GUEST_TESTS) \
 		|| echo "test: the guest test run ended with status $$?"; \
 	guest/summarize $$run/expected $$(ls $$run/guest/results 2>/dev/null)
-TEST_TIMEOUT ?= 1800
+GUEST_TIMEOUT ?= 1800
+TEST_TIMEOUT  ?= 300
 
-# --- 7. Benchmark: the default fio job on the bench kernel -> results/. ------
-bench: kernel-bench
+# --- 8. Benchmarks: the default fio job on the bench kernel -> results/. ------
+bench: drivers-bench
 	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit); \
 	mkdir -p $$run; echo "bench: results in $$run"; \
 	KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) OUT=$(CURDIR)/$$run \
@@ -113,6 +127,20 @@ bench: kernel-bench
 	cp $(KBUILD_bench)/.config $$run/kernel.config; \
 	cat $(PATCHES) | sha256sum | cut -c1-16 >$$run/series.sha256; \
 	cat $$run/summary.txt
+
+# Allocator microbenchmark: pool against sbitmap_queue, one boot per vCPU
+# count, every depth and repetition interleaved inside the boot.
+BENCH_TAGS_VCPUS ?= 1 2 4 8
+BENCH_TAGS_ARGS  ?= depths=8,32,128,1024 reps=5 pairs=100000 inflight=4
+bench-tags: drivers-bench
+	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)-tags; \
+	mkdir -p $$run; echo "bench-tags: results in $$run"; \
+	for v in $(BENCH_TAGS_VCPUS); do \
+		echo "bench-tags: vcpus=$$v $(BENCH_TAGS_ARGS)"; \
+		KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$$v MEM=$(MEM) OUT=$(CURDIR)/$$run/vcpus-$$v \
+			guest/run $(call guest_env,bench) guest/bench-tags $(BENCH_TAGS_ARGS) || exit 1; \
+	done; \
+	guest/summarize-tagbench $$run
 
 clean:
 	rm -rf $(KBUILD_test) $(KBUILD_bench) $(KCACHE)/build-*.config-scratch $(LOGS)

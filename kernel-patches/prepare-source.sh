@@ -8,7 +8,7 @@
 # usage: prepare-source.sh TARBALL KSRC PATCHDIR
 set -eu
 
-tarball=$1 ksrc=$2 patchdir=$3
+tarball=$1 ksrc=$2 patchdir=$(cd "$3" && pwd)
 pkg_version=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo unknown)
 git_k() { git -C "$ksrc" -c user.name=lab -c user.email=lab@localhost "$@"; }
 
