@@ -37,7 +37,7 @@ KBUILD_bench := $(KCACHE)/build-bench
 LOGS         := $(KCACHE)/logs
 
 .PHONY: bench test kernel kernel-test kernel-bench guest boot clean distclean \
-	print-ksrc deps source drivers-test drivers-bench bench-tags
+	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida
 
 # --- 1. Packages: installed when root, otherwise the one line to run. ---------
 deps:
@@ -105,16 +105,25 @@ guest_env = env TEST_TIMEOUT=$(TEST_TIMEOUT) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURD
 	LAB_MODROOT=$(KBUILD_$(1))/modroot LAB_DRIVERS=$(KBUILD_$(1))/lab-drivers
 
 # --- 7. Tests: every guest/tests/*.sh in one test-kernel boot. ---------------
-GUEST_TESTS ?= $(sort $(wildcard guest/tests/*.sh))
+# Host tests first (userspace builds of our kernel code, from the patched
+# tree), then every guest/tests/*.sh in one boot of the test kernel.
+GUEST_TESTS  ?= $(sort $(wildcard guest/tests/*.sh))
+HOST_TESTS   ?= tag_ida-model tag_ida-fuzz
+FUZZ_SECONDS ?= 60
+TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
+host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
+host-test-tag_ida-fuzz  = $(MAKE) -s -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 test: drivers-test
 	@run=$(LOGS)/test-$$(date +%Y%m%d-%H%M%S); mkdir -p $$run/guest; \
 	echo "test: logs in $$run"; \
-	for t in $(GUEST_TESTS); do basename $$t .sh; done >$$run/expected; \
+	for t in $(HOST_TESTS); do echo $$t; done >$$run/expected; \
+	$(foreach t,$(HOST_TESTS),guest/host-test $$run/host $(t) $(host-test-$(t));) \
+	for t in $(GUEST_TESTS); do basename $$t .sh; done >>$$run/expected; \
 	KERNEL=$(KBUILD_test)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) \
 		TIMEOUT=$(GUEST_TIMEOUT) OUT=$$run/guest \
 		guest/run $(call guest_env,test) guest/run-tests $(GUEST_TESTS) \
 		|| echo "test: the guest test run ended with status $$?"; \
-	guest/summarize $$run/expected $$(ls $$run/guest/results 2>/dev/null)
+	guest/summarize $$run/expected $$(ls $$run/host/results $$run/guest/results 2>/dev/null)
 GUEST_TIMEOUT ?= 1800
 TEST_TIMEOUT  ?= 300
 
@@ -138,9 +147,20 @@ bench-tags: drivers-bench
 	for v in $(BENCH_TAGS_VCPUS); do \
 		echo "bench-tags: vcpus=$$v $(BENCH_TAGS_ARGS)"; \
 		KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$$v MEM=$(MEM) OUT=$(CURDIR)/$$run/vcpus-$$v \
-			guest/run $(call guest_env,bench) guest/bench-tags $(BENCH_TAGS_ARGS) || exit 1; \
+			guest/run $(call guest_env,bench) guest/load-bench tagbench $(BENCH_TAGS_ARGS) || exit 1; \
 	done; \
 	guest/summarize-tagbench $$run
+
+# ID allocator benchmark: tag_ida against the xarray IDA in one boot, and
+# tag_ida natively (tools/testing/tag_ida/bench).
+BENCH_IDA_ARGS ?= sizes=1024,65536,1048576 reps=5
+bench-ida: drivers-bench
+	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)-ida; \
+	mkdir -p $$run; echo "bench-ida: results in $$run"; \
+	KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=1 MEM=$(MEM) OUT=$(CURDIR)/$$run/guest \
+		guest/run $(call guest_env,bench) guest/load-bench idabench $(BENCH_IDA_ARGS) || exit 1; \
+	$(MAKE) -s -C $(TAG_IDA_TOOLS) bench >$$run/native.txt; \
+	guest/summarize-idabench $$run
 
 clean:
 	rm -rf $(KBUILD_test) $(KBUILD_bench) $(KCACHE)/build-*.config-scratch $(LOGS)

@@ -5,3 +5,5 @@
 # CONFIG_DEBUG_SPINLOCK is not set
 # CONFIG_KUNIT is not set
 # CONFIG_FAULT_INJECTION is not set
+# The pool, for drivers/tagbench and our drivers until blk-mq selects it.
+CONFIG_PERCPU_TAGS=y

@@ -18,3 +18,4 @@ CONFIG_BLK_DEV_NULL_BLK_FAULT_INJECTION=y
 # Our library code and its KUnit suites (modules, loaded by guest/tests).
 CONFIG_TAG_IDA_KUNIT_TEST=m
 CONFIG_PERCPU_TAGS_KUNIT_TEST=m
+CONFIG_PERCPU_TAGS=y
