@@ -27,7 +27,7 @@ KPKG      := linux-source-6.12
 KTARBALL  := /usr/src/linux-source-6.12.tar.xz
 PACKAGES  := $(KPKG) make gcc flex bison bc libelf-dev libssl-dev cpio kmod \
 	     rsync git qemu-system-x86 fio busybox-static python3 clang \
-	     libclang-rt-14-dev gnuplot-nox
+	     libclang-rt-14-dev gnuplot-nox python3-ply python3-git
 
 KSRC         := $(KCACHE)/linux-source-6.12
 SERIES_STAMP := $(KSRC)/.git/lab-series-applied
@@ -37,7 +37,7 @@ KBUILD_bench := $(KCACHE)/build-bench
 LOGS         := $(KCACHE)/logs
 
 .PHONY: bench test kernel kernel-test kernel-bench guest boot clean distclean \
-	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida
+	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida fuzz checkpatch
 
 # --- 1. Packages: installed when root, otherwise the one line to run. ---------
 deps:
@@ -115,7 +115,7 @@ host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
 host-test-tag_ida-fuzz  = $(MAKE) -s -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 test: drivers-test
 	@run=$(LOGS)/test-$$(date +%Y%m%d-%H%M%S); mkdir -p $$run/guest; \
-	echo "test: logs in $$run"; \
+	echo "test: logs in $$run"; guest/record-run $$run $(VCPUS) test; \
 	for t in $(HOST_TESTS); do echo $$t; done >$$run/expected; \
 	$(foreach t,$(HOST_TESTS),guest/host-test $$run/host $(t) $(host-test-$(t));) \
 	for t in $(GUEST_TESTS); do basename $$t .sh; done >>$$run/expected; \
@@ -130,11 +130,10 @@ TEST_TIMEOUT  ?= 300
 # --- 8. Benchmarks: the default fio job on the bench kernel -> results/. ------
 bench: drivers-bench
 	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit); \
-	mkdir -p $$run; echo "bench: results in $$run"; \
+	mkdir -p $$run; echo "bench: results in $$run"; guest/record-run $$run $(VCPUS) bench; \
 	KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) OUT=$(CURDIR)/$$run \
 		guest/run $(call guest_env,bench) guest/bench-default; \
 	cp $(KBUILD_bench)/.config $$run/kernel.config; \
-	cat $(PATCHES) | sha256sum | cut -c1-16 >$$run/series.sha256; \
 	cat $$run/summary.txt
 
 # Allocator microbenchmark: pool against sbitmap_queue, one boot per vCPU
@@ -144,6 +143,7 @@ BENCH_TAGS_ARGS  ?= depths=8,32,128,1024 reps=5 pairs=100000 inflight=4
 bench-tags: drivers-bench
 	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)-tags; \
 	mkdir -p $$run; echo "bench-tags: results in $$run"; \
+	guest/record-run $$run "$(BENCH_TAGS_VCPUS)" bench-tags; cp $(KBUILD_bench)/.config $$run/kernel.config; \
 	for v in $(BENCH_TAGS_VCPUS); do \
 		echo "bench-tags: vcpus=$$v $(BENCH_TAGS_ARGS)"; \
 		KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$$v MEM=$(MEM) OUT=$(CURDIR)/$$run/vcpus-$$v \
@@ -157,10 +157,23 @@ BENCH_IDA_ARGS ?= sizes=1024,65536,1048576 reps=5
 bench-ida: drivers-bench
 	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)-ida; \
 	mkdir -p $$run; echo "bench-ida: results in $$run"; \
+	guest/record-run $$run 1 bench-ida; cp $(KBUILD_bench)/.config $$run/kernel.config; \
 	KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=1 MEM=$(MEM) OUT=$(CURDIR)/$$run/guest \
 		guest/run $(call guest_env,bench) guest/load-bench idabench $(BENCH_IDA_ARGS) || exit 1; \
 	$(MAKE) -s -C $(TAG_IDA_TOOLS) bench >$$run/native.txt; \
 	guest/summarize-idabench $$run
+
+# Longer fuzzing of tag_ida than make test's smoke run.
+fuzz: source
+	$(MAKE) -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(or $(FUZZ_LONG_SECONDS),600)
+
+# The kernel's own checks on our code: checkpatch --strict on every patch
+# and on our modules (Debian's python3 for its SPDX check).
+checkpatch: source
+	PATH=/usr/bin:$$PATH $(KSRC)/scripts/checkpatch.pl --strict --terse --no-tree \
+		kernel-patches/[0-9]*.patch
+	PATH=/usr/bin:$$PATH $(KSRC)/scripts/checkpatch.pl --strict --terse --no-tree \
+		-f $(wildcard drivers/*/*.c)
 
 clean:
 	rm -rf $(KBUILD_test) $(KBUILD_bench) $(KCACHE)/build-*.config-scratch $(LOGS)

@@ -16,7 +16,7 @@ lab_rmmod() {
 
 # lab_fio JOBFILE [fio options...]: run fio; JSON to $LAB_OUT/logs/<test>.fio.json.
 lab_fio() {
-	fio --output-format=json+ --output="$LAB_OUT/logs/${LAB_TEST:-fio}.fio.json" "$@"
+	fio --eta=never --output-format=json+ --output="$LAB_OUT/logs/${LAB_TEST:-fio}.fio.json" "$@"
 }
 
 # lab_kunit MODULE SUITE: load a KUnit test module, then turn the KTAP

@@ -5,7 +5,8 @@
  *
  * On load, for each depth in @depths and each repetition, it runs the same
  * workload on the pool and on an sbitmap_queue (interleaved: pool, sbitmap,
- * pool, ...): one kthread per online CPU keeps up to @inflight tags in a
+ * pool, ...), and with the first depth the calibrations described at
+ * &enum tagbench_alloc: one kthread per online CPU keeps up to @inflight tags in a
  * FIFO, allocating without sleeping while it has room and the allocation
  * succeeds, freeing the oldest tag otherwise, until it has freed @pairs
  * tags.  A thread's cost is its elapsed time divided by its frees; one
@@ -49,38 +50,88 @@ MODULE_PARM_DESC(inflight, "Most tags a CPU holds at once, 1 to 64 (default 4)")
 
 #define TAGBENCH_MAX_INFLIGHT	64
 
-enum tagbench_alloc { TAGBENCH_POOL, TAGBENCH_SBITMAP };
+/*
+ * The allocators, then calibrations that time one primitive per "alloc"
+ * and per "free" with the same loop: an interrupt-disabling save/restore
+ * pair, an uncontended spinlock, and an atomic bit operation on one word
+ * shared by all CPUs.  They tell what the emulation charges for each.
+ */
+enum tagbench_alloc {
+	TAGBENCH_POOL, TAGBENCH_SBITMAP,
+	TAGBENCH_CALIB_IRQ, TAGBENCH_CALIB_LOCK, TAGBENCH_CALIB_ATOMIC,
+	TAGBENCH_NR_KINDS,
+};
+
+static const char *const tagbench_names[TAGBENCH_NR_KINDS] = {
+	"pool", "sbitmap", "calib-irqsave", "calib-spinlock", "calib-atomic",
+};
 
 struct tagbench_run {
 	enum tagbench_alloc alloc;
 	struct percpu_tag_pool pool;
 	struct sbitmap_queue sbq;
+	unsigned long shared_word;
 };
 
 struct tagbench_thread {
 	struct tagbench_run *run;
+	spinlock_t lock;			/* for the spinlock calibration */
 	struct task_struct *task;
 	struct completion done;
 	u64 ns;
 	u64 fails;
 };
 
-static unsigned int tagbench_get(struct tagbench_run *run)
+/* One primitive of a calibration; its "tag" is always 0. */
+static unsigned int tagbench_calibrate(struct tagbench_thread *t)
+{
+	unsigned long flags;
+
+	switch (t->run->alloc) {
+	case TAGBENCH_CALIB_IRQ:
+		local_irq_save(flags);
+		local_irq_restore(flags);
+		break;
+	case TAGBENCH_CALIB_LOCK:
+		spin_lock(&t->lock);
+		spin_unlock(&t->lock);
+		break;
+	default:
+		change_bit(raw_smp_processor_id() % BITS_PER_LONG,
+			   &t->run->shared_word);
+		break;
+	}
+	return 0;
+}
+
+static unsigned int tagbench_get(struct tagbench_thread *t)
 {
 	int tag;
 
-	if (run->alloc == TAGBENCH_POOL)
-		return percpu_tag_alloc(&run->pool, GFP_NOWAIT);
-	tag = __sbitmap_queue_get(&run->sbq);
-	return tag < 0 ? TAG_FAIL : tag;
+	switch (t->run->alloc) {
+	case TAGBENCH_POOL:
+		return percpu_tag_alloc(&t->run->pool, GFP_NOWAIT);
+	case TAGBENCH_SBITMAP:
+		tag = __sbitmap_queue_get(&t->run->sbq);
+		return tag < 0 ? TAG_FAIL : tag;
+	default:
+		return tagbench_calibrate(t);
+	}
 }
 
-static void tagbench_put(struct tagbench_run *run, unsigned int tag)
+static void tagbench_put(struct tagbench_thread *t, unsigned int tag)
 {
-	if (run->alloc == TAGBENCH_POOL)
-		percpu_tag_free(&run->pool, tag);
-	else
-		sbitmap_queue_clear(&run->sbq, tag, raw_smp_processor_id());
+	switch (t->run->alloc) {
+	case TAGBENCH_POOL:
+		percpu_tag_free(&t->run->pool, tag);
+		break;
+	case TAGBENCH_SBITMAP:
+		sbitmap_queue_clear(&t->run->sbq, tag, raw_smp_processor_id());
+		break;
+	default:
+		tagbench_calibrate(t);
+		break;
+	}
 }
 
 static int tagbench_thread_fn(void *data)
@@ -92,7 +143,7 @@ static int tagbench_thread_fn(void *data)
 
 	while (freed < pairs) {
 		if (held < inflight) {
-			tag = tagbench_get(t->run);
+			tag = tagbench_get(t);
 			if (tag != TAG_FAIL) {
 				fifo[(head + held++) % inflight] = tag;
 				continue;
@@ -103,7 +154,7 @@ static int tagbench_thread_fn(void *data)
 				continue;
 			}
 		}
-		tagbench_put(t->run, fifo[head]);
+		tagbench_put(t, fifo[head]);
 		head = (head + 1) % inflight;
 		held--;
 		freed++;
@@ -111,7 +162,7 @@ static int tagbench_thread_fn(void *data)
 			cond_resched();
 	}
 	while (held--) {
-		tagbench_put(t->run, fifo[head]);
+		tagbench_put(t, fifo[head]);
 		head = (head + 1) % inflight;
 	}
 	t->ns = ktime_get_ns() - start;
@@ -145,7 +196,7 @@ static void tagbench_report(struct tagbench_run *run, unsigned int depth,
 	if (run->alloc == TAGBENCH_POOL)
 		percpu_tag_pool_stats(&run->pool, &s);
 	pr_info("alloc=%s depth=%u cpus=%u inflight=%u rep=%u ns_per_pair=%llu fails_per_mpair=%llu alloc_local=%llu alloc_refill=%llu alloc_stolen=%llu refills=%llu steals=%llu returns=%llu\n",
-		run->alloc == TAGBENCH_POOL ? "pool" : "sbitmap", depth,
+		tagbench_names[run->alloc], depth,
 		nr_threads, inflight, rep, ns[nr_threads / 2] / pairs,
 		fails * 1000000 / ((u64)pairs * nr_threads), s.alloc_local,
 		s.alloc_refill, s.alloc_stolen, s.refills, s.steals_taken,
@@ -166,9 +217,10 @@ static int tagbench_measure(enum tagbench_alloc alloc, unsigned int depth,
 	if (!run || !threads)
 		goto out;
 	run->alloc = alloc;
+	ret = 0;
 	if (alloc == TAGBENCH_POOL)
 		ret = percpu_tag_pool_init(&run->pool, depth);
-	else
+	else if (alloc == TAGBENCH_SBITMAP)
 		ret = sbitmap_queue_init_node(&run->sbq, depth, -1, false,
 					      GFP_KERNEL, NUMA_NO_NODE);
 	if (ret)
@@ -176,6 +228,7 @@ static int tagbench_measure(enum tagbench_alloc alloc, unsigned int depth,
 
 	for_each_online_cpu(cpu) {
 		threads[i].run = run;
+		spin_lock_init(&threads[i].lock);
 		init_completion(&threads[i].done);
 		threads[i].task = kthread_create_on_cpu(tagbench_thread_fn,
 							&threads[i], cpu,
@@ -196,7 +249,7 @@ static int tagbench_measure(enum tagbench_alloc alloc, unsigned int depth,
 
 	if (alloc == TAGBENCH_POOL)
 		percpu_tag_pool_destroy(&run->pool);
-	else
+	else if (alloc == TAGBENCH_SBITMAP)
 		sbitmap_queue_free(&run->sbq);
 out:
 	kfree(threads);
@@ -206,6 +259,7 @@ out:
 
 static int __init tagbench_init(void)
 {
+	enum tagbench_alloc kind;
 	unsigned int d, rep;
 	int ret;
 
@@ -227,12 +281,15 @@ static int __init tagbench_init(void)
 
 	for (d = 0; d < nr_depths; d++) {
 		for (rep = 1; rep <= reps; rep++) {
-			ret = tagbench_measure(TAGBENCH_POOL, depths[d], rep);
-			if (!ret)
-				ret = tagbench_measure(TAGBENCH_SBITMAP, depths[d], rep);
-			if (ret) {
-				pr_err("measurement failed: %d\n", ret);
-				return ret;
+			/* Calibrations once per repetition, with the first depth. */
+			for (kind = 0; kind < TAGBENCH_NR_KINDS; kind++) {
+				if (kind > TAGBENCH_SBITMAP && d)
+					break;
+				ret = tagbench_measure(kind, depths[d], rep);
+				if (ret) {
+					pr_err("measurement failed: %d\n", ret);
+					return ret;
+				}
 			}
 		}
 	}
