@@ -169,11 +169,12 @@ fuzz: source
 
 # The kernel's own checks on our code: checkpatch --strict on every patch
 # and on our modules (Debian's python3 for its SPDX check).
+# Run from the kernel tree, where checkpatch expects to be.
 checkpatch: source
-	PATH=/usr/bin:$$PATH $(KSRC)/scripts/checkpatch.pl --strict --terse --no-tree \
-		kernel-patches/[0-9]*.patch
-	PATH=/usr/bin:$$PATH $(KSRC)/scripts/checkpatch.pl --strict --terse --no-tree \
-		-f $(wildcard drivers/*/*.c)
+	cd $(KSRC) && PATH=/usr/bin:$$PATH scripts/checkpatch.pl --strict --terse \
+		$(addprefix $(CURDIR)/,$(wildcard kernel-patches/[0-9]*.patch))
+	cd $(KSRC) && PATH=/usr/bin:$$PATH scripts/checkpatch.pl --strict --terse --no-tree \
+		-f $(addprefix $(CURDIR)/,$(wildcard drivers/*/*.c))
 
 clean:
 	rm -rf $(KBUILD_test) $(KBUILD_bench) $(KCACHE)/build-*.config-scratch $(LOGS)
