@@ -112,7 +112,7 @@ HOST_TESTS   ?= tag_ida-model tag_ida-fuzz
 FUZZ_SECONDS ?= 60
 TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
 host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
-host-test-tag_ida-fuzz  = $(MAKE) -s -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
+host-test-tag_ida-fuzz  = $(MAKE) -s -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_FLAGS=-seed=1
 test: drivers-test
 	@run=$(LOGS)/test-$$(date +%Y%m%d-%H%M%S); mkdir -p $$run/guest; \
 	echo "test: logs in $$run"; guest/record-run $$run $(VCPUS) test; \
@@ -163,7 +163,8 @@ bench-ida: drivers-bench
 	$(MAKE) -s -C $(TAG_IDA_TOOLS) bench >$$run/native.txt; \
 	guest/summarize-idabench $$run
 
-# Longer fuzzing of tag_ida than make test's smoke run.
+# Longer fuzzing of tag_ida than make test's smoke run (fixed seed there,
+# random here).
 fuzz: source
 	$(MAKE) -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(or $(FUZZ_LONG_SECONDS),600)
 
