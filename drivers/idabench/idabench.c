@@ -24,6 +24,7 @@
 #include <linux/idr.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/tag_ida.h>
 #include <linux/xarray.h>
 
@@ -44,33 +45,6 @@ static void idabench_report(const char *alloc, unsigned int n, unsigned int rep,
 	pr_info("alloc=%s n=%u rep=%u ns_per_alloc=%llu ns_per_free=%llu bytes=%llu milli_bits_per_id=%llu\n",
 		alloc, n, rep, div_u64(alloc_ns, n), div_u64(free_ns, n), bytes,
 		div_u64(bytes * 8 * 1000, n));
-}
-
-static int idabench_tag_ida(unsigned int n, unsigned int rep)
-{
-	struct tag_ida ida;
-	u64 t0, t1, t2, bytes;
-	unsigned int i;
-	int id;
-
-	tag_ida_init(&ida);
-	t0 = ktime_get_ns();
-	for (i = 0; i < n; i++) {
-		id = tag_ida_alloc(&ida, GFP_KERNEL);
-		if (id != i) {
-			pr_err("tag_ida handed out %d, expected %u\n", id, i);
-			tag_ida_destroy(&ida);
-			return -EIO;
-		}
-	}
-	t1 = ktime_get_ns();
-	bytes = (u64)ida.layout.nr_nodes * sizeof(unsigned long);
-	for (i = 0; i < n; i++)
-		tag_ida_free(&ida, i);
-	t2 = ktime_get_ns();
-	tag_ida_destroy(&ida);
-	idabench_report("tag_ida", n, rep, t1 - t0, t2 - t1, bytes);
-	return 0;
 }
 
 /* Memory of a dense IDA: bitmaps plus the xarray nodes above them. */
@@ -102,31 +76,110 @@ static u64 idabench_ida_bytes(struct ida *ida)
 	return bitmaps * sizeof(struct ida_bitmap) + nodes * sizeof(struct xa_node);
 }
 
-static int idabench_ida(unsigned int n, unsigned int rep)
-{
+/* Either allocator, behind the same four operations. */
+union idabench_allocator {
+	struct tag_ida tag_ida;
 	struct ida ida;
-	u64 t0, t1, t2, bytes;
-	unsigned int i;
-	int id;
+};
 
-	ida_init(&ida);
+struct idabench_ops {
+	const char *name;
+	void (*init)(union idabench_allocator *a);
+	int (*alloc)(union idabench_allocator *a);
+	void (*free)(union idabench_allocator *a, unsigned int id);
+	u64 (*bytes)(union idabench_allocator *a);
+	void (*destroy)(union idabench_allocator *a);
+};
+
+static void bench_tag_ida_init(union idabench_allocator *a)
+{
+	tag_ida_init(&a->tag_ida);
+}
+
+static int bench_tag_ida_alloc(union idabench_allocator *a)
+{
+	return tag_ida_alloc(&a->tag_ida, GFP_KERNEL);
+}
+
+static void bench_tag_ida_free(union idabench_allocator *a, unsigned int id)
+{
+	tag_ida_free(&a->tag_ida, id);
+}
+
+static void bench_tag_ida_destroy(union idabench_allocator *a)
+{
+	tag_ida_destroy(&a->tag_ida);
+}
+
+static u64 bench_tag_ida_bytes(union idabench_allocator *a)
+{
+	return (u64)a->tag_ida.layout.nr_nodes * sizeof(unsigned long);
+}
+
+static void bench_ida_init(union idabench_allocator *a)
+{
+	ida_init(&a->ida);
+}
+
+static int bench_ida_alloc(union idabench_allocator *a)
+{
+	return ida_alloc(&a->ida, GFP_KERNEL);
+}
+
+static void bench_ida_free(union idabench_allocator *a, unsigned int id)
+{
+	ida_free(&a->ida, id);
+}
+
+static u64 bench_ida_bytes(union idabench_allocator *a)
+{
+	return idabench_ida_bytes(&a->ida);
+}
+
+static void bench_ida_destroy(union idabench_allocator *a)
+{
+	ida_destroy(&a->ida);
+}
+
+static const struct idabench_ops idabench_allocators[] = {
+	{ "tag_ida", bench_tag_ida_init, bench_tag_ida_alloc, bench_tag_ida_free,
+	  bench_tag_ida_bytes, bench_tag_ida_destroy },
+	{ "ida", bench_ida_init, bench_ida_alloc, bench_ida_free,
+	  bench_ida_bytes, bench_ida_destroy },
+};
+
+/* Allocate ids 0..n-1 one call at a time, note the memory, free them in order. */
+static int idabench_dense(const struct idabench_ops *ops, unsigned int n,
+			  unsigned int rep)
+{
+	union idabench_allocator *a = kzalloc(sizeof(*a), GFP_KERNEL);
+	u64 t0, t1, t2, bytes;
+	int ret = 0, id;
+	unsigned int i;
+
+	if (!a)
+		return -ENOMEM;
+	ops->init(a);
 	t0 = ktime_get_ns();
 	for (i = 0; i < n; i++) {
-		id = ida_alloc(&ida, GFP_KERNEL);
+		id = ops->alloc(a);
 		if (id != i) {
-			pr_err("ida handed out %d, expected %u\n", id, i);
-			ida_destroy(&ida);
-			return -EIO;
+			pr_err("%s handed out %d, expected %u\n", ops->name, id, i);
+			ret = -EIO;
+			n = i;
+			break;
 		}
 	}
 	t1 = ktime_get_ns();
-	bytes = idabench_ida_bytes(&ida);
+	bytes = ops->bytes(a);
 	for (i = 0; i < n; i++)
-		ida_free(&ida, i);
+		ops->free(a, i);
 	t2 = ktime_get_ns();
-	ida_destroy(&ida);
-	idabench_report("ida", n, rep, t1 - t0, t2 - t1, bytes);
-	return 0;
+	ops->destroy(a);
+	kfree(a);
+	if (!ret)
+		idabench_report(ops->name, n, rep, t1 - t0, t2 - t1, bytes);
+	return ret;
 }
 
 static int idabench_tag_ida_ganged(unsigned int n, unsigned int rep)
@@ -162,7 +215,7 @@ static int idabench_tag_ida_ganged(unsigned int n, unsigned int rep)
 
 static int __init idabench_init(void)
 {
-	unsigned int s, rep;
+	unsigned int s, rep, a;
 	int ret = 0;
 
 	for (s = 0; s < nr_sizes; s++) {
@@ -177,9 +230,8 @@ static int __init idabench_init(void)
 	}
 	for (s = 0; s < nr_sizes && !ret; s++) {
 		for (rep = 1; rep <= reps && !ret; rep++) {
-			ret = idabench_tag_ida(sizes[s], rep);
-			if (!ret)
-				ret = idabench_ida(sizes[s], rep);
+			for (a = 0; a < ARRAY_SIZE(idabench_allocators) && !ret; a++)
+				ret = idabench_dense(&idabench_allocators[a], sizes[s], rep);
 			if (!ret)
 				ret = idabench_tag_ida_ganged(sizes[s], rep);
 			cond_resched();
