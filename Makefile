@@ -127,7 +127,7 @@ test: drivers-test
 GUEST_TIMEOUT ?= 1800
 TEST_TIMEOUT  ?= 300
 
-# --- 8. Benchmarks: the default fio job on the bench kernel -> results/. ------
+# --- 8. Benchmarks: the default fio jobs on the bench kernel -> results/. -----
 bench: drivers-bench
 	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit); \
 	mkdir -p $$run; echo "bench: results in $$run"; guest/record-run $$run $(VCPUS) bench; \
