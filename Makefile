@@ -27,7 +27,7 @@ KPKG      := linux-source-6.12
 KTARBALL  := /usr/src/linux-source-6.12.tar.xz
 PACKAGES  := $(KPKG) make gcc flex bison bc libelf-dev libssl-dev cpio kmod \
 	     rsync git qemu-system-x86 fio busybox-static python3 clang \
-	     libclang-rt-14-dev gnuplot-nox python3-ply python3-git
+	     libclang-rt-14-dev gnuplot-nox python3-ply python3-git liburcu-dev
 
 KSRC         := $(KCACHE)/linux-source-6.12
 SERIES_STAMP := $(KSRC)/.git/lab-series-applied
@@ -37,7 +37,8 @@ KBUILD_bench := $(KCACHE)/build-bench
 LOGS         := $(KCACHE)/logs
 
 .PHONY: bench test kernel kernel-test kernel-bench guest boot clean distclean \
-	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida fuzz checkpatch
+	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida \
+	bench-ida-native fuzz checkpatch
 
 # --- 1. Packages: installed when root, otherwise the one line to run. ---------
 deps:
@@ -83,7 +84,9 @@ $(KCACHE)/build-%/.lab-built: $(KCACHE)/build-%/.config $(SERIES_STAMP)
 
 # --- 5. Our modules (drivers/*), built per kernel in KBUILD/lab-drivers. -----
 DRIVERS     := $(patsubst drivers/%/Makefile,%,$(wildcard drivers/*/Makefile))
-DRIVER_SRCS := $(wildcard drivers/*/*.c drivers/*/*.h drivers/*/Makefile)
+# drivers/idabench/native_ida.c is a host program (bench-ida-native), not module code.
+DRIVER_SRCS := $(filter-out drivers/idabench/native_ida.c, \
+	       $(wildcard drivers/*/*.c drivers/*/*.h drivers/*/Makefile))
 drivers-test: $(KBUILD_test)/.lab-drivers
 drivers-bench: $(KBUILD_bench)/.lab-drivers
 $(KCACHE)/build-%/.lab-drivers: $(KCACHE)/build-%/.lab-built $(DRIVER_SRCS)
@@ -151,16 +154,47 @@ bench-tags: drivers-bench
 	done; \
 	guest/summarize-tagbench $$run
 
-# ID allocator benchmark: tag_ida against the xarray IDA in one boot, and
-# tag_ida natively (tools/testing/tag_ida/bench).
+# The kernel's own IDA natively: lib/idr.c, lib/xarray.c and lib/radix-tree.c
+# from the patched tree with the userspace shim of tools/testing/shared (as
+# tools/testing/radix-tree builds them, but with the kernel's 64-slot nodes),
+# linked with drivers/idabench/native_ida.c; objects in $(IDA_NATIVE).
+# The kernel's files are compiled without warnings (-w), ours with -Wextra;
+# -isystem keeps the kernel's headers from warning in our file.
+IDA_NATIVE       := $(KCACHE)/ida-native
+IDA_NATIVE_KSRCS := $(addprefix $(KSRC)/,lib/idr.c lib/xarray.c lib/radix-tree.c \
+		    tools/lib/slab.c tools/lib/find_bit.c tools/lib/bitmap.c \
+		    tools/lib/hweight.c tools/lib/vsprintf.c tools/testing/shared/linux.c)
+IDA_NATIVE_FLAGS := $(addprefix -isystem ,$(KSRC)/tools/testing/shared $(IDA_NATIVE) \
+		    $(KSRC)/tools/include $(KSRC)/lib $(KSRC)/tools/testing/radix-tree) \
+		    -D_LGPL_SOURCE -O2 -g -pthread
+$(IDA_NATIVE)/native_ida: drivers/idabench/native_ida.c $(SERIES_STAMP)
+	@mkdir -p $(@D)/generated
+	@echo '#define XA_CHUNK_SHIFT 6' >$(@D)/generated/map-shift.h
+	@echo '#define CONFIG_64BIT 1' >$(@D)/generated/bit-length.h
+	@cp $(KSRC)/tools/testing/shared/autoconf.h $(@D)/generated/
+	cd $(@D) && $(CC) $(IDA_NATIVE_FLAGS) -w -c $(IDA_NATIVE_KSRCS)
+	$(CC) $(IDA_NATIVE_FLAGS) -Wall -Wextra -Werror -o $@ $< \
+		$(addprefix $(@D)/,$(notdir $(IDA_NATIVE_KSRCS:.c=.o))) -lurcu
+# Natively, tag_ida (tools/testing/tag_ida/bench) against the IDA
+# (native_ida), BENCH_IDA_NATIVE_RUNS times each, alternating; same line
+# format, "grown"/"prealloc" rows for tag_ida, "ida" rows for the IDA.
+BENCH_IDA_NATIVE_RUNS ?= 3
+bench-ida-native: $(IDA_NATIVE)/native_ida
+	@for i in $$(seq $(BENCH_IDA_NATIVE_RUNS)); do \
+		$(MAKE) -s -C $(TAG_IDA_TOOLS) bench || exit 1; \
+		$(IDA_NATIVE)/native_ida || exit 1; \
+	done
+
+# ID allocator benchmark: tag_ida against the xarray IDA in one boot, then
+# natively (bench-ida-native) into native.txt.
 BENCH_IDA_ARGS ?= sizes=1024,65536,1048576 reps=5
-bench-ida: drivers-bench
+bench-ida: drivers-bench $(IDA_NATIVE)/native_ida
 	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)-ida; \
 	mkdir -p $$run; echo "bench-ida: results in $$run"; \
 	guest/record-run $$run 1 bench-ida; cp $(KBUILD_bench)/.config $$run/kernel.config; \
 	KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=1 MEM=$(MEM) OUT=$(CURDIR)/$$run/guest \
 		guest/run $(call guest_env,bench) guest/load-bench idabench $(BENCH_IDA_ARGS) || exit 1; \
-	$(MAKE) -s -C $(TAG_IDA_TOOLS) bench >$$run/native.txt; \
+	$(MAKE) -s bench-ida-native >$$run/native.txt || exit 1; \
 	guest/summarize-idabench $$run
 
 # Longer fuzzing of tag_ida than make test's smoke run (fixed seed there,
@@ -178,7 +212,7 @@ checkpatch: source
 		-f $(addprefix $(CURDIR)/,$(wildcard drivers/*/*.c))
 
 clean:
-	rm -rf $(KBUILD_test) $(KBUILD_bench) $(KCACHE)/build-*.config-scratch $(LOGS)
+	rm -rf $(KBUILD_test) $(KBUILD_bench) $(KCACHE)/build-*.config-scratch $(LOGS) $(IDA_NATIVE)
 distclean: clean
 	rm -rf $(KCACHE)
 
