@@ -14,9 +14,11 @@ lab_rmmod() {
 	modprobe -d "$LAB_MODROOT" -r "$1"
 }
 
-# lab_fio JOBFILE [fio options...]: run fio; JSON to $LAB_OUT/logs/<test>.fio.json.
+# lab_fio JOBFILE [fio options...]: run fio under lab_watchdog (FIO_WATCHDOG
+# seconds, default 240); JSON to $LAB_OUT/logs/<test>[-$FIO_NAME].fio.json.
 lab_fio() {
-	fio --eta=never --output-format=json+ --output="$LAB_OUT/logs/${LAB_TEST:-fio}.fio.json" "$@"
+	lab_watchdog "${FIO_WATCHDOG:-240}" fio --eta=never --output-format=json+ \
+		--output="$LAB_OUT/logs/${LAB_TEST:-fio}${FIO_NAME:+-$FIO_NAME}.fio.json" "$@"
 }
 
 # lab_kunit MODULE SUITE: load a KUnit test module, then turn the KTAP
@@ -40,4 +42,47 @@ lab_kunit() {
 		}' "$ktap" >>"$LAB_RESULTS"
 	lab_rmmod "$module"
 	grep -q "^ok [0-9]* $suite" "$ktap" || fail "KUnit suite $suite failed"
+}
+
+# lab_tag_alloc MODE: where blk-mq tag sets created from now on take their
+# tags when their driver does not choose: pool or sbitmap.
+lab_tag_alloc() {
+	echo "$1" >/sys/module/blk_mq/parameters/tag_alloc ||
+		fail "cannot set blk_mq.tag_alloc=$1"
+}
+
+# lab_expect_tag_alloc DISK MODE: DISK's tags come from MODE (pool or
+# sbitmap), as its first hardware queue's flags in debugfs say.
+lab_expect_tag_alloc() {
+	flags=/sys/kernel/debug/block/$1/hctx0/flags
+	want=TAG_POOL
+	[ "$2" = sbitmap ] && want=TAG_SBITMAP
+	grep -qw "$want" "$flags" || fail "$1: tags do not come from $2: $(cat "$flags")"
+}
+
+# lab_expect_no_lost_tags DISK: DISK is idle and every tag pool of its
+# hardware queues (driver and scheduler tags) has all its tags free again.
+lab_expect_no_lost_tags() {
+	for f in /sys/kernel/debug/block/$1/hctx*/tags /sys/kernel/debug/block/$1/hctx*/sched_tags; do
+		[ -r "$f" ] || continue
+		awk -v f="$f" '
+			/^depth=/ { depth = substr($0, 7) }
+			/^nr_free=/ { free = substr($0, 9)
+				if (free != depth) { print f ": " free " of " depth " tags free"; lost = 1 } }
+			END { exit lost }' "$f" || fail "$1 lost tags"
+	done
+}
+
+# lab_watchdog SECONDS CMD...: run CMD; if it has not finished after
+# SECONDS, list the blocked tasks in the kernel log and fail, naming CMD.
+lab_watchdog() {
+	secs=$1
+	shift
+	timeout -k 5 "$secs" "$@" && return 0
+	status=$?
+	if [ $status = 124 ] || [ $status = 137 ]; then
+		echo w >/proc/sysrq-trigger
+		fail "hang: '$*' did not finish within ${secs}s (blocked tasks in dmesg)"
+	fi
+	return $status
 }
