@@ -19,6 +19,10 @@
  * memory_backed=1 implies blocking=1, since pages are allocated with
  * GFP_NOIO from ->queue_rq().
  *
+ * Request tags.  tag_alloc=pool or sbitmap picks where blk-mq takes this
+ * driver's request tags from (BLK_MQ_F_TAG_POOL or BLK_MQ_F_TAG_SBITMAP on
+ * the tag set), whatever blk-mq's default.
+ *
  * Device tags.  With device_tags=N, every command also takes one of N
  * device-wide tags, the way a host adapter hands out command slots, from
  * either the per-CPU tag pool (device_tag_alloc=pool) or an sbitmap_queue
@@ -37,12 +41,15 @@
  * to the next device tag allocated on that queue, summed; with
  * device_tag_alloc=pool follow the pool's counters summed over CPUs, then per
  * CPU as cpuN.<counter>.  With a shared tag space the pool counters are the
- * shared pool's.  Writing anything to the file resets all of them.  Counters
+ * shared pool's.  With tag_alloc=pool the counters of blk-mq's request tag
+ * pools follow, summed over the tag set's hardware queues, as req.<counter>
+ * and req.cpuN.<counter>; with shared_tags=1 they are the one tag set's.  Writing anything to the file resets all of them.  Counters
  * are read and reset without stopping I/O, so a read during I/O is a
  * snapshot of counters taken at slightly different times, and a reset during
  * I/O may lose a few increments.  Once I/O is idle and with no reset in
  * between, alloc_local + alloc_refill + alloc_stolen == requests_completed
- * for a device with its own pool.
+ * for a device with its own pool, and the same holds for the req.* counters
+ * of a tag set that is not shared.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -110,6 +117,10 @@ static int device_tags;
 module_param(device_tags, int, 0444);
 MODULE_PARM_DESC(device_tags, "Device-wide tags per tag space, 0 = none (0..65536). Default: 0");
 
+static char *tag_alloc = "pool";
+module_param(tag_alloc, charp, 0444);
+MODULE_PARM_DESC(tag_alloc, "Request tag allocator of blk-mq: pool (percpu tag pool) or sbitmap. Default: pool");
+
 static char *device_tag_alloc = "pool";
 module_param(device_tag_alloc, charp, 0444);
 MODULE_PARM_DESC(device_tag_alloc, "Device tag allocator: pool (percpu tag pool) or sbitmap. Default: pool");
@@ -139,6 +150,7 @@ static const char * const tpb_tag_alloc_names[] = {
 /* The validated configuration, filled in by tpb_validate_params(). */
 static enum tpb_completion tpb_completion_mode;
 static enum tpb_tag_alloc tpb_tag_alloc_kind;
+static enum tpb_tag_alloc tpb_req_tag_alloc_kind;
 static unsigned int tpb_nr_hw_queues;
 
 struct tpb_dev;
@@ -250,6 +262,12 @@ static int tpb_validate_params(void)
 	if (i < 0)
 		return -EINVAL;
 	tpb_tag_alloc_kind = i;
+
+	i = tpb_parse_choice("tag_alloc", tag_alloc, tpb_tag_alloc_names,
+			     ARRAY_SIZE(tpb_tag_alloc_names));
+	if (i < 0)
+		return -EINVAL;
+	tpb_req_tag_alloc_kind = i;
 
 	tpb_nr_hw_queues = submit_queues ? submit_queues : num_possible_cpus();
 	return 0;
@@ -564,6 +582,10 @@ static int tpb_init_tag_set(struct blk_mq_tag_set *set, void *driver_data)
 	set->numa_node = NUMA_NO_NODE;
 	set->cmd_size = sizeof(struct tpb_cmd);
 	set->flags = BLK_MQ_F_SHOULD_MERGE;
+	if (tpb_req_tag_alloc_kind == TPB_TAGS_POOL)
+		set->flags |= BLK_MQ_F_TAG_POOL;
+	else
+		set->flags |= BLK_MQ_F_TAG_SBITMAP;
 	if (blocking || memory_backed)
 		set->flags |= BLK_MQ_F_BLOCKING;
 	set->driver_data = driver_data;
@@ -588,6 +610,69 @@ static void tpb_show_pool_stats(struct seq_file *m, const char *prefix,
 	seq_printf(m, "%sfails %llu\n", prefix, s->fails);
 }
 
+/*
+ * Call @fn on each request tag pool of @set: one per hardware queue, or the
+ * one its hardware queues share.
+ */
+static void tpb_for_each_req_pool(struct blk_mq_tag_set *set,
+				  void (*fn)(struct percpu_tag_pool *pool,
+					     void *data),
+				  void *data)
+{
+	struct blk_mq_tags *prev = NULL;
+	unsigned int i;
+
+	for (i = 0; i < set->nr_hw_queues; i++) {
+		struct blk_mq_tags *tags = set->tags[i];
+
+		if (tags && tags != prev && tags->pool)
+			fn(tags->pool, data);
+		prev = tags;
+	}
+}
+
+/* Sums of request tag pool counters: all CPUs, or one. */
+struct tpb_req_stats {
+	int cpu;	/* -1: all CPUs */
+	struct percpu_tag_stats sum;
+};
+
+static void tpb_add_req_stats(struct percpu_tag_pool *pool, void *data)
+{
+	struct tpb_req_stats *rs = data;
+	struct percpu_tag_stats s;
+	u64 *to = (u64 *)&rs->sum, *from = (u64 *)&s;
+	unsigned int i;
+
+	if (rs->cpu < 0)
+		percpu_tag_pool_stats(pool, &s);
+	else
+		percpu_tag_pool_cpu_stats(pool, rs->cpu, &s);
+	for (i = 0; i < sizeof(s) / sizeof(u64); i++)
+		to[i] += from[i];
+}
+
+static void tpb_reset_req_stats(struct percpu_tag_pool *pool, void *data)
+{
+	percpu_tag_pool_reset_stats(pool);
+}
+
+static void tpb_show_req_stats(struct seq_file *m, struct tpb_dev *dev)
+{
+	struct tpb_req_stats rs = { .cpu = -1 };
+	char prefix[24];
+	unsigned int cpu;
+
+	tpb_for_each_req_pool(dev->set, tpb_add_req_stats, &rs);
+	tpb_show_pool_stats(m, "req.", &rs.sum);
+	for_each_possible_cpu(cpu) {
+		rs = (struct tpb_req_stats){ .cpu = cpu };
+		tpb_for_each_req_pool(dev->set, tpb_add_req_stats, &rs);
+		snprintf(prefix, sizeof(prefix), "req.cpu%u.", cpu);
+		tpb_show_pool_stats(m, prefix, &rs.sum);
+	}
+}
+
 static int tpb_stats_show(struct seq_file *m, void *unused)
 {
 	struct tpb_dev *dev = m->private;
@@ -606,6 +691,8 @@ static int tpb_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "dev_resource %llu\n", dev_resource);
 	seq_printf(m, "device_tag_wait_ns %lld\n",
 		   atomic64_read(&dev->device_tag_wait_ns));
+	if (tpb_req_tag_alloc_kind == TPB_TAGS_POOL)
+		tpb_show_req_stats(m, dev);
 
 	if (!dev->ts || tpb_tag_alloc_kind != TPB_TAGS_POOL)
 		return 0;
@@ -637,6 +724,7 @@ static ssize_t tpb_stats_write(struct file *file, const char __user *buf,
 		WRITE_ONCE(ps->dev_resource, 0);
 	}
 	atomic64_set(&dev->device_tag_wait_ns, 0);
+	tpb_for_each_req_pool(dev->set, tpb_reset_req_stats, NULL);
 	if (dev->ts && tpb_tag_alloc_kind == TPB_TAGS_POOL)
 		percpu_tag_pool_reset_stats(&dev->ts->pool);
 	return count;

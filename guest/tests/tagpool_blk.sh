@@ -1,7 +1,8 @@
 # The tagpool_blk driver (drivers/tagpool_blk): fio crc32c verify in every
-# completion mode, with and without shared tags, device tags from the percpu
-# tag pool and from an sbitmap; the pool's allocation counters against the
-# completed requests; refusal of bad parameters; 20 load/unload cycles.
+# completion mode, with and without shared tags, request tags (tag_alloc)
+# and device tags (device_tag_alloc) from the percpu tag pool and from an
+# sbitmap; the pools' allocation counters against the completed requests;
+# refusal of bad parameters; 20 load/unload cycles.
 set -eu
 . "$LAB_GUEST/lib.sh"
 
@@ -25,10 +26,11 @@ unload() {
 	! loaded || fail "tagpool_blk still listed after rmmod"
 }
 
-# counter DEV KEY: one counter from the device's debugfs stats file.
+# counter DEV KEY: one counter from the device's debugfs stats file; use it
+# in an assignment, so that a missing counter ends the test (set -e).
 counter() {
 	awk -v k="$2" '$1 == k { print $2; found = 1 } END { exit !found }' \
-		"$DBG/tagpool$1/stats" || fail "no $2 in $DBG/tagpool$1/stats"
+		"$DBG/tagpool$1/stats" || fail "no $2 in $DBG/tagpool$1/stats" >&2
 }
 
 # verify DEV...: fio 4 jobs x 8M random writes, then crc32c verify, on each
@@ -51,30 +53,38 @@ verify() {
 	[ $st = 0 ] || fail "fio verify failed ($(cat "$FIO_OUT".*))"
 }
 
-# check_pool_invariant DEV...: after a reset and idle I/O, the pool's
-# successful allocations equal the completed requests of its devices.
+# check_pool_invariant PREFIX DEV...: after a reset and idle I/O, the
+# successful allocations of the pool whose counters start with PREFIX (""
+# for device tags, "req." for request tags) equal the completed requests of
+# its devices.
 check_pool_invariant() {
+	p=$1
+	shift
 	completed=0
 	for d in "$@"; do
-		completed=$((completed + $(counter "$d" requests_completed)))
+		n=$(counter "$d" requests_completed)
+		completed=$((completed + n))
 	done
-	allocs=$(($(counter "$1" alloc_local) + $(counter "$1" alloc_refill) + $(counter "$1" alloc_stolen)))
-	echo "  requests_completed=$completed allocs=$allocs dev_resource=$(counter "$1" dev_resource) device_tag_wait_ns=$(counter "$1" device_tag_wait_ns)"
+	local_=$(counter "$1" "${p}alloc_local")
+	refill=$(counter "$1" "${p}alloc_refill")
+	stolen=$(counter "$1" "${p}alloc_stolen")
+	waits=$(counter "$1" "${p}waits")
+	allocs=$((local_ + refill + stolen))
+	echo "  ${p:-device }pool: requests_completed=$completed allocs=$allocs (local $local_, refill $refill, stolen $stolen) ${p}waits=$waits"
 	[ "$completed" -gt 0 ] || fail "requests_completed is 0 after fio"
 	[ "$allocs" = "$completed" ] ||
-		fail "alloc_local+alloc_refill+alloc_stolen=$allocs != requests_completed=$completed"
+		fail "${p}alloc_local+${p}alloc_refill+${p}alloc_stolen=$allocs != requests_completed=$completed"
 }
 
 echo "== (a), (b) fio verify, completion modes x shared tags x allocators"
 for alloc in pool sbitmap; do
 	for comp in inline softirq timer; do
 		for shared in 0 1; do
-			[ "$alloc" = pool ] || [ "$shared" = 0 ] || continue
 			nr=$((shared + 1))
 			devs=$(seq 0 $((nr - 1)))
 			load nr_devices=$nr shared_tags=$shared completion=$comp \
 				memory_backed=1 size_mb=64 device_tags=8 \
-				device_tag_alloc=$alloc
+				device_tag_alloc=$alloc tag_alloc=$alloc
 			for d in $devs; do
 				[ -b "/dev/tagpool$d" ] || fail "/dev/tagpool$d missing"
 				echo 1 >"$DBG/tagpool$d/stats"
@@ -82,7 +92,15 @@ for alloc in pool sbitmap; do
 			# shellcheck disable=SC2086
 			verify $devs
 			# shellcheck disable=SC2086
-			[ "$alloc" != pool ] || check_pool_invariant $devs
+			[ "$alloc" != pool ] || check_pool_invariant "" $devs
+			# shellcheck disable=SC2086
+			[ "$alloc" != pool ] || check_pool_invariant req. $devs
+			if [ "$alloc" = sbitmap ] && grep -q '^req\.' "$DBG/tagpool0/stats"; then
+				fail "req.* counters shown with tag_alloc=sbitmap"
+			fi
+			grep -qw "TAG_$(echo "$alloc" | tr a-z A-Z)" \
+				/sys/kernel/debug/block/tagpool0/hctx0/flags ||
+				fail "request tags do not come from $alloc"
 			unload
 		done
 	done
@@ -113,6 +131,8 @@ hw_queue_depth hw_queue_depth=5000
 completion completion=bogus
 completion_nsec completion=timer completion_nsec=0
 device_tag_alloc device_tag_alloc=bogus
+tag_alloc tag_alloc=bogus
+tag_alloc tag_alloc=
 device_tags device_tags=70000
 device_tags device_tags=-1
 size_mb size_mb=0
