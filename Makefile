@@ -38,7 +38,7 @@ LOGS         := $(KCACHE)/logs
 
 .PHONY: bench test kernel kernel-test kernel-bench guest boot clean distclean \
 	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida \
-	bench-ida-native fuzz checkpatch
+	bench-ida-native fuzz checkpatch report compare
 
 # --- 1. Packages: installed when root, otherwise the one line to run. ---------
 deps:
@@ -111,33 +111,66 @@ guest_env = env TEST_TIMEOUT=$(TEST_TIMEOUT) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURD
 # Host tests first (userspace builds of our kernel code, from the patched
 # tree), then every guest/tests/*.sh in one boot of the test kernel.
 GUEST_TESTS  ?= $(sort $(wildcard guest/tests/*.sh))
-HOST_TESTS   ?= tag_ida-model tag_ida-fuzz
+HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools
 FUZZ_SECONDS ?= 60
 TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
 host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
 host-test-tag_ida-fuzz  = $(MAKE) -s -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_FLAGS=-seed=1
+host-test-bench-tools   = guest/test-bench-tools
 test: drivers-test
 	@run=$(LOGS)/test-$$(date +%Y%m%d-%H%M%S); mkdir -p $$run/guest; \
 	echo "test: logs in $$run"; guest/record-run $$run $(VCPUS) test; \
 	for t in $(HOST_TESTS); do echo $$t; done >$$run/expected; \
 	$(foreach t,$(HOST_TESTS),guest/host-test $$run/host $(t) $(host-test-$(t));) \
 	for t in $(GUEST_TESTS); do basename $$t .sh; done >>$$run/expected; \
+	truncate -s $(TEST_DISK_SIZE) $$run/virtio-disk.img; \
 	KERNEL=$(KBUILD_test)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) \
-		TIMEOUT=$(GUEST_TIMEOUT) OUT=$$run/guest \
+		TIMEOUT=$(GUEST_TIMEOUT) OUT=$$run/guest DISK=$$run/virtio-disk.img \
 		guest/run $(call guest_env,test) guest/run-tests $(GUEST_TESTS) \
 		|| echo "test: the guest test run ended with status $$?"; \
+	rm -f $$run/virtio-disk.img; \
 	guest/summarize $$run/expected $$(ls $$run/host/results $$run/guest/results 2>/dev/null)
 GUEST_TIMEOUT ?= 1800
-TEST_TIMEOUT  ?= 300
+# A sparse scratch disk for the virtio-blk tests (guest/tests/blkmq-virtio-loop.sh).
+TEST_DISK_SIZE ?= 256M
+TEST_TIMEOUT  ?= 420
 
-# --- 8. Benchmarks: the default fio jobs on the bench kernel -> results/. -----
+# --- 8. Benchmarks: a matrix of fio points on the bench kernel -> results/. ---
+# BENCH names a matrix in guest/bench-matrix/ (default: about 15 minutes
+# with VCPUS=4; quick: about 2); its budget, points x reps x 2 allocators x
+# runtime, is written at its top and printed when the guest starts.
+# BENCH_REPS, BENCH_RUNTIME (seconds of fio per run) and BENCH_JOBS (fio
+# jobs of every point: N, or Nx for N per vCPU) override the matrix.
+# Results: results/DATE-COMMIT[-BENCH]/ (results/README.md), summary.json
+# checked against fio's JSON (guest/check-summary).
+BENCH         ?= default
+BENCH_MATRIX  := guest/bench-matrix/$(BENCH)
+BENCH_REPS    ?=
+BENCH_RUNTIME ?=
+BENCH_JOBS    ?=
+BENCH_TIMEOUT ?= 3600
 bench: drivers-bench
-	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit); \
+	@[ -f $(BENCH_MATRIX) ] || { echo "bench: no matrix $(BENCH_MATRIX); BENCH= one of: $$(ls guest/bench-matrix)"; exit 2; }
+	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)$(if $(filter-out default,$(BENCH)),-$(BENCH)); \
 	mkdir -p $$run; echo "bench: results in $$run"; guest/record-run $$run $(VCPUS) bench; \
-	KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) OUT=$(CURDIR)/$$run \
-		guest/run $(call guest_env,bench) guest/bench-default; \
 	cp $(KBUILD_bench)/.config $$run/kernel.config; \
-	cat $$run/summary.txt
+	KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) OUT=$(CURDIR)/$$run \
+		TIMEOUT=$(BENCH_TIMEOUT) guest/run $(call guest_env,bench) BENCH_MATRIX=$(CURDIR)/$(BENCH_MATRIX) \
+		BENCH_REPS=$(BENCH_REPS) BENCH_RUNTIME=$(BENCH_RUNTIME) BENCH_JOBS=$(BENCH_JOBS) \
+		guest/bench-run || exit 1; \
+	guest/summarize-bench $$run && guest/check-summary $$run
+
+# Plots of every run with a bench summary.json (RUN/report/*.svg) and one
+# static page over all of them, results/dashboard.html (no server needed);
+# BASELINE=<run> adds a column against that run.
+BASELINE ?=
+report:
+	guest/report-bench results $(BASELINE)
+
+# Ratios of two runs per point, with a noise-aware verdict.
+compare:
+	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make compare A=<run> B=<run> (folders under results/)"; exit 2; }
+	@guest/compare-bench $(A) $(B)
 
 # Allocator microbenchmark: pool against sbitmap_queue, one boot per vCPU
 # count, every depth and repetition interleaved inside the boot.
