@@ -43,7 +43,8 @@
  * CPU as cpuN.<counter>.  With a shared tag space the pool counters are the
  * shared pool's.  With tag_alloc=pool the counters of blk-mq's request tag
  * pools follow, summed over the tag set's hardware queues, as req.<counter>
- * and req.cpuN.<counter>; with shared_tags=1 they are the one tag set's.  Writing anything to the file resets all of them.  Counters
+ * and req.cpuN.<counter>; with shared_tags=1 they are the one tag set's.
+ * Writing anything to the file resets all of them.  Counters
  * are read and reset without stopping I/O, so a read during I/O is a
  * snapshot of counters taken at slightly different times, and a reset during
  * I/O may lose a few increments.  Once I/O is idle and with no reset in
@@ -614,10 +615,10 @@ static void tpb_show_pool_stats(struct seq_file *m, const char *prefix,
  * Call @fn on each request tag pool of @set: one per hardware queue, or the
  * one its hardware queues share.
  */
-static void tpb_for_each_req_pool(struct blk_mq_tag_set *set,
-				  void (*fn)(struct percpu_tag_pool *pool,
-					     void *data),
-				  void *data)
+static void tpb_visit_req_pools(struct blk_mq_tag_set *set,
+				void (*fn)(struct percpu_tag_pool *pool,
+					   void *data),
+				void *data)
 {
 	struct blk_mq_tags *prev = NULL;
 	unsigned int i;
@@ -663,11 +664,11 @@ static void tpb_show_req_stats(struct seq_file *m, struct tpb_dev *dev)
 	char prefix[24];
 	unsigned int cpu;
 
-	tpb_for_each_req_pool(dev->set, tpb_add_req_stats, &rs);
+	tpb_visit_req_pools(dev->set, tpb_add_req_stats, &rs);
 	tpb_show_pool_stats(m, "req.", &rs.sum);
 	for_each_possible_cpu(cpu) {
 		rs = (struct tpb_req_stats){ .cpu = cpu };
-		tpb_for_each_req_pool(dev->set, tpb_add_req_stats, &rs);
+		tpb_visit_req_pools(dev->set, tpb_add_req_stats, &rs);
 		snprintf(prefix, sizeof(prefix), "req.cpu%u.", cpu);
 		tpb_show_pool_stats(m, prefix, &rs.sum);
 	}
@@ -724,7 +725,7 @@ static ssize_t tpb_stats_write(struct file *file, const char __user *buf,
 		WRITE_ONCE(ps->dev_resource, 0);
 	}
 	atomic64_set(&dev->device_tag_wait_ns, 0);
-	tpb_for_each_req_pool(dev->set, tpb_reset_req_stats, NULL);
+	tpb_visit_req_pools(dev->set, tpb_reset_req_stats, NULL);
 	if (dev->ts && tpb_tag_alloc_kind == TPB_TAGS_POOL)
 		percpu_tag_pool_reset_stats(&dev->ts->pool);
 	return count;
