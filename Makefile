@@ -7,6 +7,11 @@
 #   make kernel     both guest kernels (test and bench)
 #   make guest      the modules the guest loads, for both kernels
 #   make boot       an interactive shell in the guest (VCPUS=8 for 8 CPUs)
+#   make bench BENCH=quick   the 3-point matrix (guest/bench-matrix/)
+#   make report     plots of every run and results/dashboard.html
+#   make compare A=RUN B=RUN   B/A IOPS per point with a noise-aware verdict
+#   make bench-tags, bench-ida, bench-ida-native   allocator microbenchmarks
+#   make checkpatch, fuzz      the kernel's checks on our code; longer fuzzing
 #   make clean      build folders and test logs (keeps the unpacked source)
 #   make print-ksrc path of the prepared (patched) kernel source tree
 #
