@@ -11,6 +11,11 @@ dev=$1
 here=$(cd "$(dirname "$0")" && pwd)
 rm -f "$here"/[0-9][0-9][0-9][0-9]-*.patch
 git -C "$dev" format-patch -q --no-signature -o "$here" pristine
+# Blank context lines become empty lines, which git am reads the same way.
+# checkpatch.pl run on these files from this repository takes them for
+# source files (they are tracked by git) and reports each " " line as
+# trailing whitespace; without them it is clean from anywhere.
+sed -i 's/^ $//' "$here"/[0-9][0-9][0-9][0-9]-*.patch
 {
 	echo "# Our kernel series, applied in this order to a pristine linux-source-6.12."
 	(cd "$here" && ls [0-9][0-9][0-9][0-9]-*.patch)
