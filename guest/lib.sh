@@ -51,6 +51,16 @@ lab_tag_alloc() {
 		fail "cannot set blk_mq.tag_alloc=$1"
 }
 
+# lab_wait_blockdev DISK: wait up to 5 s for /dev/DISK to appear; false if
+# it does not.
+lab_wait_blockdev() {
+	for _ in $(seq 50); do
+		[ -b "/dev/$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # lab_expect_tag_alloc DISK MODE: DISK's tags come from MODE (pool or
 # sbitmap), as its first hardware queue's flags in debugfs say.
 lab_expect_tag_alloc() {

@@ -18,11 +18,8 @@ rebind_virtio() {
 	echo "$vdev" >/sys/bus/virtio/drivers/virtio_blk/unbind
 	lab_tag_alloc "$1"
 	echo "$vdev" >/sys/bus/virtio/drivers/virtio_blk/bind
-	for _ in $(seq 50); do
-		[ -b /dev/vda ] && return 0
-		sleep 0.1
-	done
-	fail "vda did not come back after binding $vdev to virtio_blk"
+	lab_wait_blockdev vda ||
+		fail "vda did not come back after binding $vdev to virtio_blk"
 }
 
 # new_loop MODE N: a new loop device N over a new file, its tags from MODE.

@@ -98,9 +98,7 @@ for alloc in pool sbitmap; do
 			if [ "$alloc" = sbitmap ] && grep -q '^req\.' "$DBG/tagpool0/stats"; then
 				fail "req.* counters shown with tag_alloc=sbitmap"
 			fi
-			grep -qw "TAG_$(echo "$alloc" | tr a-z A-Z)" \
-				/sys/kernel/debug/block/tagpool0/hctx0/flags ||
-				fail "request tags do not come from $alloc"
+			lab_expect_tag_alloc tagpool0 "$alloc"
 			unload
 		done
 	done
