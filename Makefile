@@ -11,6 +11,8 @@
 #   make report     plots of every run and results/dashboard.html
 #   make compare A=RUN B=RUN   B/A IOPS per point with a noise-aware verdict
 #   make bench-tags, bench-ida, bench-ida-native   allocator microbenchmarks
+#   make bench-tags-native   the allocators on this machine's cores (host)
+#   make bench-scale         the allocators on 1-256 simulated CPUs (host)
 #   make checkpatch, fuzz      the kernel's checks on our code; longer fuzzing
 #   make clean      build folders and test logs (keeps the unpacked source)
 #   make print-ksrc path of the prepared (patched) kernel source tree
@@ -32,7 +34,8 @@ KPKG      := linux-source-6.12
 KTARBALL  := /usr/src/linux-source-6.12.tar.xz
 PACKAGES  := $(KPKG) make gcc flex bison bc libelf-dev libssl-dev cpio kmod \
 	     rsync git qemu-system-x86 fio busybox-static python3 clang \
-	     libclang-rt-14-dev gnuplot-nox python3-ply python3-git liburcu-dev
+	     libclang-rt-14-dev gnuplot-nox python3-ply python3-git liburcu-dev \
+	     valgrind
 
 KSRC         := $(KCACHE)/linux-source-6.12
 SERIES_STAMP := $(KSRC)/.git/lab-series-applied
@@ -43,6 +46,7 @@ LOGS         := $(KCACHE)/logs
 
 .PHONY: bench test kernel kernel-test kernel-bench guest boot clean distclean \
 	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida \
+	bench-tags-native bench-scale \
 	bench-ida-native fuzz checkpatch report compare
 
 # --- 1. Packages: installed when root, otherwise the one line to run. ---------
@@ -116,13 +120,14 @@ guest_env = env TEST_TIMEOUT=$(TEST_TIMEOUT) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURD
 # Host tests first (userspace builds of our kernel code, from the patched
 # tree), then every guest/tests/*.sh in one boot of the test kernel.
 GUEST_TESTS  ?= $(sort $(wildcard guest/tests/*.sh))
-HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools
+HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model
 FUZZ_SECONDS ?= 60
 TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
 host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
 host-test-tag_ida-fuzz  = $(MAKE) -s -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_FLAGS=-seed=1
 host-test-bench-tools   = guest/test-bench-tools
-test: drivers-test
+host-test-bench-model   = bench/tags/test-model.sh $(BT)/pool
+test: drivers-test $(BT)/pool/.built
 	@run=$(LOGS)/test-$$(date +%Y%m%d-%H%M%S); mkdir -p $$run/guest; \
 	echo "test: logs in $$run"; guest/record-run $$run $(VCPUS) test; \
 	for t in $(HOST_TESTS); do echo $$t; done >$$run/expected; \
@@ -234,6 +239,46 @@ bench-ida: drivers-bench $(IDA_NATIVE)/native_ida
 		guest/run $(call guest_env,bench) guest/load-bench idabench $(BENCH_IDA_ARGS) || exit 1; \
 	$(MAKE) -s bench-ida-native >$$run/native.txt || exit 1; \
 	guest/summarize-idabench $$run
+
+# --- 9. The allocators on the host: native timing and the N-CPU model. ------
+# lib/percpu_tags.c, lib/tag_ida.c and lib/sbitmap.c of the patched tree,
+# compiled unchanged against bench/kshim (bench/tags/build.sh) into
+# $(BT)/pool: native-bench (gcc, threads on real cores), scale (clang
+# -fsanitize=thread hooks on simulated CPUs) and model-check.  POOL_BASE=REV
+# also builds the pool as this repository's series had it at REV
+# (bench/tags/pool-at-rev.sh), measured beside the current one.
+# Results: results/DATE-COMMIT-native/ and -scale/ (results/README.md).
+BT          := $(KCACHE)/bench-tags
+BT_SRCS     := $(wildcard bench/kshim/* bench/tags/*.c bench/tags/*.h) bench/tags/build.sh
+POOL_BASE   ?=
+PY          := PYTHONPATH=$(CURDIR)/bench python3
+$(BT)/pool/.built: $(SERIES_STAMP) $(BT_SRCS)
+	bench/tags/build.sh $(KSRC) $(@D) pool
+	@touch $@
+$(BT)/base-%/.built: $(BT_SRCS) bench/tags/pool-at-rev.sh | source
+	bench/tags/pool-at-rev.sh $* $(KSRC) $(BT)/src-$*
+	bench/tags/build.sh $(BT)/src-$* $(@D) pool@$*
+	@touch $@
+BT_BUILT = $(BT)/pool/.built $(if $(POOL_BASE),$(BT)/base-$(POOL_BASE)/.built)
+BT_BINS  = --bin pool=$(BT)/pool $(if $(POOL_BASE),--bin pool@$(POOL_BASE)=$(BT)/base-$(POOL_BASE))
+host_run = results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)-$(1)
+
+# ns per alloc+free pair on 1 and 2 cores (ABBA, BENCH_NATIVE_REPS), and
+# instructions per pair from callgrind.  BENCH_NATIVE_ARGS=--quick: 2 reps.
+BENCH_NATIVE_REPS ?= 5
+BENCH_NATIVE_ARGS ?=
+bench-tags-native: $(BT_BUILT)
+	@run=$(call host_run,native); ACCEL=none guest/record-run $$run $$(nproc) bench-tags-native; \
+	$(PY) -m labbench.tagsnative $$run $(BT_BINS) --reps $(BENCH_NATIVE_REPS) $(BENCH_NATIVE_ARGS)
+
+# Transfers, locked instructions, contended locks, memory per I/O on 1-256
+# simulated CPUs; BENCH_SCALE_ARGS=--quick for fewer points.  The rank
+# agreement with the newest native run is computed when there is one.
+BENCH_SCALE_ARGS ?=
+bench-scale: $(BT_BUILT)
+	@run=$(call host_run,scale); ACCEL=none guest/record-run $$run 256 bench-scale; \
+	native=$$(ls -d results/*-native 2>/dev/null | tail -n1); \
+	$(PY) -m labbench.tagsscale $$run $(BT_BINS) $${native:+--native $$native} $(BENCH_SCALE_ARGS)
 
 # Longer fuzzing of tag_ida than make test's smoke run (fixed seed there,
 # random here).

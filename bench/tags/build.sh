@@ -1,0 +1,56 @@
+#!/bin/bash
+# Build the tag benchmarks against one kernel source tree: lib/percpu_tags.c,
+# lib/tag_ida.c and lib/sbitmap.c compiled unchanged with the kshim, into
+#   OUT/native-bench   (gcc, POSIX threads on real cores: bench-tags-native)
+#   OUT/scale          (clang -fsanitize=thread on the model: bench-scale)
+#   OUT/model-check    (the model's known-answer cases)
+# NAME labels the pool's source in the results ("pool", "pool@REV").
+#
+# usage: build.sh SRC OUT NAME
+set -eu
+
+src=$1 out=$2 name=$3
+here=$(cd "$(dirname "$0")/.." && pwd)
+kshim=$here/kshim
+tags=$here/tags
+
+rm -rf "$out.tmp"
+mkdir -p "$out.tmp/include" "$out.tmp/native" "$out.tmp/model"
+inc=$out.tmp/include
+# The kernel headers the kshim stands in for, and the three real ones.
+for h in $(grep -v '^#' "$kshim/headers"); do
+	mkdir -p "$inc/$(dirname "$h")"
+	echo '#include "kshim.h"' >"$inc/$h"
+done
+cp "$src"/include/linux/{sbitmap,percpu_tags,tag_ida}.h "$inc/linux/"
+
+# Warnings as the kernel's build has them (it turns off pointer signedness).
+kflags="-O2 -g -std=gnu11 -fno-strict-aliasing -Wall -Wno-pointer-sign
+	-Wno-unused-function -I$inc -I$kshim -DTAGS_POOL_NAME=\"$name\""
+kernel_files="$src/lib/percpu_tags.c $src/lib/tag_ida.c $src/lib/sbitmap.c $tags/alloc.c"
+hflags="-O2 -g -Wall -Werror -I$kshim"
+
+objs() { for f in "$@"; do echo "$dir/$(basename "$f" .c).o"; done; }
+
+dir=$out.tmp/native
+for f in $kernel_files; do gcc $kflags -c "$f" -o "$dir/$(basename "$f" .c).o"; done
+for f in "$kshim/common.c" "$kshim/rt-native.c" "$tags/native.c"; do
+	gcc $hflags -c "$f" -o "$dir/$(basename "$f" .c).o"
+done
+gcc -o "$out.tmp/native-bench" $(objs $kernel_files "$kshim/common.c" \
+	"$kshim/rt-native.c" "$tags/native.c") -lpthread
+
+dir=$out.tmp/model
+for f in $kernel_files "$tags/model-check-ops.c"; do
+	clang $kflags -DKSHIM_MODEL -fsanitize=thread -c "$f" -o "$dir/$(basename "$f" .c).o"
+done
+for f in "$kshim/common.c" "$kshim/rt-model.c" "$tags/scale.c" "$tags/model-check.c"; do
+	clang $hflags -DKSHIM_MODEL -c "$f" -o "$dir/$(basename "$f" .c).o"
+done
+clang -o "$out.tmp/scale" $(objs $kernel_files "$kshim/common.c" \
+	"$kshim/rt-model.c" "$tags/scale.c")
+clang -o "$out.tmp/model-check" $(objs "$tags/model-check-ops.c" \
+	"$kshim/common.c" "$kshim/rt-model.c" "$tags/model-check.c")
+
+rm -rf "$out"
+mv "$out.tmp" "$out"

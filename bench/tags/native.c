@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench-tags-native: the tag allocators compiled from the patched tree
+ * (alloc.c with the kshim), on real cores.
+ *
+ *	native time ALLOC THREADS MODE DEPTH PAIRS
+ *		ns per alloc+free pair; THREADS (1 or 2) threads pinned to
+ *		cores 0 and 1; MODE "same" (each thread frees its own tags) or
+ *		"cross" (each frees the other's: completion on another CPU).
+ *	native icount ALLOC CPUS MODE DEPTH PAIRS
+ *		the same pairs on one thread, which plays CPU 0 and CPU 1 in
+ *		turn; measure_pairs() alone is what callgrind counts with
+ *		--toggle-collect=measure_pairs, so Ir / PAIRS is instructions
+ *		per pair, the same figure on every run.
+ *
+ * ALLOC is sbitmap, pool or null (no allocator: the harness's own cost).
+ * Each thread keeps INFLIGHT (4) tags allocated and frees the oldest; an
+ * allocation that finds no tag frees one it holds, or retries.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../kshim/runtime.h"
+#include "alloc.h"
+
+#define INFLIGHT	4
+#define RING		64	/* power of two, > 2 * INFLIGHT */
+
+/* Tags one thread passes to the other to free (MODE cross). */
+struct ring {
+	unsigned int slot[RING];
+	unsigned long head __attribute__((aligned(64)));	/* consumer */
+	unsigned long tail __attribute__((aligned(64)));	/* producer */
+};
+
+struct thread {
+	pthread_t id;
+	unsigned int cpu;
+	struct tags *tags;
+	bool cross;
+	unsigned long pairs, retries;
+	struct ring *out, *in;	/* cross: to and from the other thread */
+	unsigned int held[INFLIGHT], nr_held, oldest;
+	double ns;
+} __attribute__((aligned(64)));
+
+static pthread_barrier_t start_line;
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void ring_push(struct ring *r, unsigned int tag)
+{
+	while (__atomic_load_n(&r->tail, __ATOMIC_RELAXED) -
+	       __atomic_load_n(&r->head, __ATOMIC_ACQUIRE) == RING)
+		__builtin_ia32_pause();
+	r->slot[r->tail % RING] = tag;
+	__atomic_store_n(&r->tail, r->tail + 1, __ATOMIC_RELEASE);
+}
+
+static bool ring_pop(struct ring *r, unsigned int *tag)
+{
+	if (r->head == __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE))
+		return false;
+	*tag = r->slot[r->head % RING];
+	__atomic_store_n(&r->head, r->head + 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* Free the oldest tag this thread holds (same-thread mode). */
+static void free_oldest(struct thread *t)
+{
+	tags_put(t->tags, t->held[t->oldest], t->cpu);
+	t->oldest = (t->oldest + 1) % INFLIGHT;
+	t->nr_held--;
+}
+
+static void same_pairs(struct thread *t, unsigned long pairs)
+{
+	unsigned long done = 0;
+	int tag;
+
+	while (done < pairs) {
+		if (t->nr_held == INFLIGHT) {
+			free_oldest(t);
+			done++;
+			continue;
+		}
+		tag = tags_get(t->tags, false);
+		if (tag < 0) {
+			t->retries++;
+			if (t->nr_held) {
+				free_oldest(t);
+				done++;
+			}
+			continue;
+		}
+		t->held[(t->oldest + t->nr_held++) % INFLIGHT] = tag;
+	}
+	while (t->nr_held)
+		free_oldest(t);
+}
+
+/*
+ * Cross mode: allocate, hand the tag to the other thread, free what it
+ * handed over.  In flight: what this thread allocated and the other has not
+ * freed yet.
+ */
+static void cross_pairs(struct thread *t, unsigned long pairs)
+{
+	unsigned long sent = 0, freed = 0;
+	unsigned int tag;
+	int got;
+
+	while (sent < pairs || freed < pairs) {
+		while (ring_pop(t->in, &tag)) {
+			tags_put(t->tags, tag, !t->cpu);
+			freed++;
+		}
+		if (sent == pairs ||
+		    t->out->tail - __atomic_load_n(&t->out->head, __ATOMIC_ACQUIRE) >= INFLIGHT)
+			continue;
+		got = tags_get(t->tags, false);
+		if (got < 0) {
+			t->retries++;
+			continue;
+		}
+		ring_push(t->out, got);
+		sent++;
+	}
+}
+
+static void *thread_main(void *arg)
+{
+	struct thread *t = arg;
+	double start;
+
+	if (kshim_native_bind(t->cpu, t->cpu))
+		fprintf(stderr, "bench-tags-native: cannot pin to core %u\n", t->cpu);
+	/* Warm up: lists filled, lines in place. */
+	if (t->cross)
+		cross_pairs(t, t->pairs / 10);
+	else
+		same_pairs(t, t->pairs / 10);
+	pthread_barrier_wait(&start_line);
+	start = now_ns();
+	if (t->cross)
+		cross_pairs(t, t->pairs);
+	else
+		same_pairs(t, t->pairs);
+	t->ns = now_ns() - start;
+	return NULL;
+}
+
+static enum tags_kind kind_of(const char *alloc)
+{
+	if (!strcmp(alloc, "sbitmap"))
+		return TAGS_SBITMAP;
+	if (!strcmp(alloc, "pool"))
+		return TAGS_POOL;
+	if (!strcmp(alloc, "null"))
+		return TAGS_NULL;
+	fprintf(stderr, "bench-tags-native: unknown allocator %s\n", alloc);
+	exit(2);
+}
+
+static int run_time(struct tags *tags, unsigned int nr, bool cross,
+		    unsigned long pairs)
+{
+	static struct ring rings[2];
+	struct thread *t = aligned_alloc(64, nr * sizeof(*t));
+	double ns = 0;
+	unsigned long retries = 0;
+	unsigned int i;
+
+	memset(t, 0, nr * sizeof(*t));
+	memset(rings, 0, sizeof(rings));
+	pthread_barrier_init(&start_line, NULL, nr);
+	for (i = 0; i < nr; i++) {
+		t[i] = (struct thread){ .cpu = i, .tags = tags, .cross = cross,
+					.pairs = pairs, .out = &rings[i],
+					.in = &rings[!i] };
+		pthread_create(&t[i].id, NULL, thread_main, &t[i]);
+	}
+	for (i = 0; i < nr; i++) {
+		pthread_join(t[i].id, NULL);
+		ns = ns > t[i].ns ? ns : t[i].ns;
+		retries += t[i].retries;
+	}
+	printf("%.2f\t%.4f\n", ns / pairs, (double)retries / (pairs * nr));
+	free(t);
+	return 0;
+}
+
+/*
+ * PAIRS alloc+free pairs on one thread playing CPUs 0 to nr - 1 in turn
+ * (same: each CPU frees its own; cross: CPU 0 allocates, CPU 1 frees).
+ */
+static void __attribute__((noinline)) run_pairs(struct tags *tags,
+						 unsigned int nr, bool cross,
+						 unsigned long pairs)
+{
+	unsigned long i;
+	int tag;
+
+	for (i = 0; i < pairs; i++) {
+		kshim_native_bind(cross ? 0 : i % nr, -1);
+		tag = tags_get(tags, false);
+		if (tag < 0)
+			abort();
+		if (cross)
+			kshim_native_bind(1 % nr, -1);
+		tags_put(tags, tag, cross ? 0 : i % nr);
+	}
+}
+
+/* What callgrind counts (--toggle-collect=measure_pairs). */
+static void __attribute__((noinline)) measure_pairs(struct tags *tags,
+						     unsigned int nr, bool cross,
+						     unsigned long pairs)
+{
+	run_pairs(tags, nr, cross, pairs);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int nr, depth;
+	unsigned long pairs;
+	struct tags *tags;
+	bool cross;
+
+	if (argc != 7 || (strcmp(argv[1], "time") && strcmp(argv[1], "icount")) ||
+	    (strcmp(argv[4], "same") && strcmp(argv[4], "cross"))) {
+		fprintf(stderr, "usage: %s time|icount sbitmap|pool|null THREADS same|cross DEPTH PAIRS\n",
+			argv[0]);
+		return 2;
+	}
+	nr = atoi(argv[3]);
+	cross = !strcmp(argv[4], "cross");
+	depth = atoi(argv[5]);
+	pairs = strtoul(argv[6], NULL, 10);
+	if (nr < 1 || nr > 2 || (cross && nr != 2) || !depth || !pairs) {
+		fprintf(stderr, "bench-tags-native: 1 or 2 threads, cross needs 2, depth and pairs > 0\n");
+		return 2;
+	}
+	kshim_setup(nr);
+	tags = tags_create(kind_of(argv[2]), depth, nr);
+	if (!tags)
+		return 1;
+	if (!strcmp(argv[1], "time")) {
+		run_time(tags, nr, cross, pairs);
+	} else {
+		run_pairs(tags, nr, cross, pairs / 10);	/* warm up */
+		measure_pairs(tags, nr, cross, pairs);
+	}
+	tags_destroy(tags);
+	return kshim_warnings() ? 1 : 0;
+}
