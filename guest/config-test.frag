@@ -22,3 +22,14 @@ CONFIG_PERCPU_TAGS=y
 # Leak checks of our modules (scanned on demand by the tests).
 CONFIG_DEBUG_KMEMLEAK=y
 # CONFIG_DEBUG_KMEMLEAK_AUTO_SCAN is not set
+# blk-mq's other users and paths the tests reach: BFQ with cgroups (its
+# shallow depth of one), SCSI with scsi_debug (host-wide tags, many submit
+# queues), ext4 on loop and on SCSI.
+CONFIG_CGROUPS=y
+CONFIG_BLK_CGROUP=y
+CONFIG_BFQ_GROUP_IOSCHED=y
+CONFIG_SCSI=y
+CONFIG_BLK_DEV_SD=y
+CONFIG_SCSI_LOWLEVEL=y
+CONFIG_SCSI_DEBUG=m
+CONFIG_EXT4_FS=y

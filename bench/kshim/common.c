@@ -15,6 +15,8 @@ __thread unsigned int kshim_cpu_id;
 __thread int kshim_preempt_count;
 unsigned int nr_cpu_ids = 1;
 unsigned long kshim_pcpu_unit;
+char *kshim_qnode_base;
+unsigned char kshim_qnode_depth[NR_CPUS];
 
 static unsigned long nr_warnings;
 
@@ -131,6 +133,24 @@ size_t kshim_mem_forget(const void *p)
 					e.bytes * nr_cpu_ids : e.bytes;
 	}
 	return bytes;
+}
+
+const void *kshim_mem_find(const void *addr, size_t *bytes)
+{
+	size_t i;
+
+	for (i = 0; i < mem_slots; i++) {
+		const char *p = mem_table[i].p;
+		size_t n = mem_table[i].bytes;
+
+		if (p && (const char *)addr >= p &&
+		    (const char *)addr < p + ALIGN(n, SMP_CACHE_BYTES)) {
+			*bytes = n;
+			return p;
+		}
+	}
+	*bytes = 0;
+	return NULL;
 }
 
 void kshim_mem_clear(void)

@@ -15,6 +15,8 @@ void kshim_mem_note(const void *p, size_t bytes, int kind);
 /* Forget the allocation at @p; returns its bytes, or 0 if unknown. */
 size_t kshim_mem_forget(const void *p);
 void kshim_mem_clear(void);
+/* The allocation @addr is in (its first line, for per-CPU ones), or NULL. */
+const void *kshim_mem_find(const void *addr, size_t *bytes);
 /* Deterministic 64-bit generator (splitmix64). */
 uint64_t kshim_rng_next(uint64_t *state);
 

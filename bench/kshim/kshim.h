@@ -35,6 +35,7 @@ typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
 typedef unsigned long long u64;
+#define U16_MAX			((u16)~0U)
 typedef int8_t s8;
 typedef int16_t s16;
 typedef int32_t s32;
@@ -133,6 +134,8 @@ typedef struct { long counter; } atomic_long_t;
 #define max(a, b)		__kshim_cmp(a, b, >)
 #define min_t(type, a, b)	min((type)(a), (type)(b))
 #define max_t(type, a, b)	max((type)(a), (type)(b))
+#define max3(a, b, c)		max(max(a, b), c)
+#define min3(a, b, c)		min(min(a, b), c)
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
 #define clamp_t(type, v, lo, hi) clamp((type)(v), (type)(lo), (type)(hi))
 #define clamp_val(v, lo, hi)	clamp_t(__typeof__(v), v, lo, hi)
@@ -266,6 +269,25 @@ static inline bool pfx##_try_cmpxchg(t *v, T *o, T n)			\
 { return try_cmpxchg(&v->counter, o, n); }
 __KSHIM_ATOMIC(atomic, atomic_t, int)
 __KSHIM_ATOMIC(atomic_long, atomic_long_t, long)
+typedef struct { long long counter; } atomic64_t;
+__KSHIM_ATOMIC(atomic64, atomic64_t, long long)
+#define ATOMIC_LONG_INIT(i)	{ (i) }
+
+/*
+ * local_t: a counter only its CPU changes, safe against that CPU's
+ * interrupts.  On x86 the kernel's local_inc() is one unlocked add; a plain
+ * read-modify-write here.
+ */
+typedef struct { long counter; } local_t;
+#define local_read(l)		READ_ONCE((l)->counter)
+#define local_set(l, i)		WRITE_ONCE((l)->counter, (i))
+#define local_add(i, l)		WRITE_ONCE((l)->counter, (l)->counter + (i))
+#define local_inc(l)		local_add(1, l)
+typedef local_t local64_t;
+#define local64_read		local_read
+#define local64_set		local_set
+#define local64_add		local_add
+#define local64_inc		local_inc
 
 /* ---- bit operations ---------------------------------------------------------- */
 #define BIT_WORD(nr)		((nr) / BITS_PER_LONG)
@@ -419,6 +441,7 @@ static inline void *kmalloc(size_t s, gfp_t g)
 #define kzalloc(s, g)			kmalloc(s, (g) | __GFP_ZERO)
 #define kmalloc_node(s, g, n)		kmalloc(s, g)
 #define kzalloc_node(s, g, n)		kzalloc(s, g)
+#define cpu_to_node(cpu)		((void)(cpu), 0)
 #define kmalloc_array(n, s, g)		kmalloc(size_mul(n, s), g)
 #define kcalloc(n, s, g)		kzalloc(size_mul(n, s), g)
 #define kcalloc_node(n, s, g, node)	kcalloc(n, s, g)
@@ -524,40 +547,115 @@ static inline void kshim_irq_restore(unsigned long f)
 
 static inline void cpu_relax(void) { kshim_cpu_relax(); }
 
-/* ---- spinlocks: test-and-test-and-set, counted when contended ---------------- */
-typedef struct { int locked; } arch_spinlock_t;
+/*
+ * ---- spinlocks: queued, as the kernel's qspinlock --------------------------
+ * The lock word holds a locked byte and the tail of a queue of waiting CPUs.
+ * Uncontended, lock is one compare-and-exchange and unlock one byte store.
+ * A CPU that finds the lock held queues a node of its own (per CPU, four
+ * for nesting) and spins on that node until it is first in the queue; only
+ * the first spins on the lock word.  So waiters do not bounce the lock's
+ * line between them, as they would not in the kernel.
+ */
+typedef struct { unsigned int val; } arch_spinlock_t;
 typedef arch_spinlock_t spinlock_t;
 typedef arch_spinlock_t raw_spinlock_t;
 #define __SPIN_LOCK_UNLOCKED(name)	{ 0 }
 #define __RAW_SPIN_LOCK_UNLOCKED(name)	{ 0 }
 #define DEFINE_SPINLOCK(x)		spinlock_t x = { 0 }
 
+#define KSHIM_QNODES		4	/* per CPU: task, softirq, hardirq, NMI */
+#define KSHIM_Q_LOCKED		1U
+#define KSHIM_Q_TAIL_SHIFT	8
+
+/* A queue node; each on a line of its own in its CPU's per-CPU area. */
+struct kshim_qnode {
+	struct kshim_qnode *next;
+	int locked;
+};
+/* CPU n's nodes are at kshim_qnode_base + n * kshim_pcpu_unit. */
+extern char *kshim_qnode_base;
+extern unsigned char kshim_qnode_depth[NR_CPUS];
+
+static inline struct kshim_qnode *kshim_qnode(unsigned int id)
+{
+	return (struct kshim_qnode *)(kshim_qnode_base +
+				      (id / KSHIM_QNODES) * kshim_pcpu_unit +
+				      (id % KSHIM_QNODES) * SMP_CACHE_BYTES);
+}
+
 static inline bool spin_trylock(spinlock_t *l)
 {
-	int unlocked = 0;
+	unsigned int unlocked = 0;
 
-	return !READ_ONCE(l->locked) &&
-	       __atomic_compare_exchange_n(&l->locked, &unlocked, 1, false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	return !READ_ONCE(l->val) &&
+	       __atomic_compare_exchange_n(&l->val, &unlocked, KSHIM_Q_LOCKED,
+					   false, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+static inline void kshim_queued_lock(spinlock_t *l)
+{
+	unsigned int cpu = kshim_cpu_id;
+	unsigned int id = cpu * KSHIM_QNODES + kshim_qnode_depth[cpu]++;
+	unsigned int tail = (id + 1) << KSHIM_Q_TAIL_SHIFT, old, new;
+	struct kshim_qnode *node = kshim_qnode(id), *next;
+
+	WRITE_ONCE(node->next, NULL);
+	WRITE_ONCE(node->locked, 0);
+	old = READ_ONCE(l->val);
+	do {
+		new = (old & KSHIM_Q_LOCKED) | tail;
+	} while (!__atomic_compare_exchange_n(&l->val, &old, new, false,
+					      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	if (old >> KSHIM_Q_TAIL_SHIFT) {
+		WRITE_ONCE(kshim_qnode((old >> KSHIM_Q_TAIL_SHIFT) - 1)->next, node);
+		while (!__atomic_load_n(&node->locked, __ATOMIC_ACQUIRE))
+			cpu_relax();
+	}
+	/* First in the queue: wait for the holder, then take the lock. */
+	for (;;) {
+		old = READ_ONCE(l->val);
+		if (old & KSHIM_Q_LOCKED) {
+			cpu_relax();
+			continue;
+		}
+		new = (old & ~KSHIM_Q_LOCKED) == tail ? KSHIM_Q_LOCKED :
+		      old | KSHIM_Q_LOCKED;
+		if (__atomic_compare_exchange_n(&l->val, &old, new, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			break;
+	}
+	if (new != KSHIM_Q_LOCKED) {
+		while (!(next = READ_ONCE(node->next)))
+			cpu_relax();
+		__atomic_store_n(&next->locked, 1, __ATOMIC_RELEASE);
+	}
+	kshim_qnode_depth[cpu]--;
 }
 
 static inline void spin_lock(spinlock_t *l)
 {
-	if (likely(spin_trylock(l)))
+	unsigned int unlocked = 0;
+
+	if (likely(__atomic_compare_exchange_n(&l->val, &unlocked, KSHIM_Q_LOCKED,
+					       false, __ATOMIC_ACQUIRE,
+					       __ATOMIC_RELAXED)))
 		return;
 	kshim_note_contended_lock();
-	do {
-		cpu_relax();
-	} while (!spin_trylock(l));
+	kshim_queued_lock(l);
 }
 
+/* The locked byte alone, as qspinlock's unlock stores it (little endian). */
 static inline void spin_unlock(spinlock_t *l)
 {
-	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+	__atomic_store_n((unsigned char *)&l->val, 0, __ATOMIC_RELEASE);
 }
 
-static inline int spin_is_locked(spinlock_t *l) { return READ_ONCE(l->locked); }
-#define spin_lock_init(l)		do { (l)->locked = 0; } while (0)
+static inline int spin_is_locked(spinlock_t *l)
+{
+	return READ_ONCE(l->val) & KSHIM_Q_LOCKED;
+}
+#define spin_lock_init(l)		do { (l)->val = 0; } while (0)
 #define spin_lock_irq(l)		do { local_irq_disable(); spin_lock(l); } while (0)
 #define spin_unlock_irq(l)		do { spin_unlock(l); local_irq_enable(); } while (0)
 #define spin_lock_irqsave(l, f)		do { local_irq_save(f); spin_lock(l); } while (0)
@@ -851,6 +949,11 @@ static inline int __wake_up(struct wait_queue_head *wq, unsigned int mode,
 	remaining = __wake_up_common(wq, mode, nr_exclusive, 0, key);
 	spin_unlock_irqrestore(&wq->lock, flags);
 	return nr_exclusive - remaining;
+}
+static inline void __wake_up_locked_key(struct wait_queue_head *wq,
+					unsigned int mode, void *key)
+{
+	__wake_up_common(wq, mode, 1, 0, key);
 }
 #define wake_up(wq)		__wake_up(wq, TASK_NORMAL, 1, NULL)
 #define wake_up_nr(wq, nr)	__wake_up(wq, TASK_NORMAL, nr, NULL)

@@ -15,8 +15,8 @@
  *   to a line any other CPU holds, is one transfer.  A line nobody holds yet
  *   costs nothing (cold misses are not transfers).
  * - Scheduling: a simulated CPU runs until it has made a number of accesses
- *   to the arena drawn from a seeded generator (mean: the quantum), then the
- *   scheduler picks a runnable CPU at random.  The same seed gives the same
+ *   (to any memory, from instrumented code) drawn from a seeded generator
+ *   (mean: the quantum), then the scheduler picks a runnable CPU at random.  The same seed gives the same
  *   interleaving and the same counts.  A CPU that spins on a lock yields, so
  *   the holder runs; a lock stays held across switches.
  * - Sleeping: schedule() with a task state other than TASK_RUNNING takes the
@@ -44,6 +44,7 @@
 struct line {
 	int16_t owner;		/* CPU with the line modified, or NO_CPU */
 	int16_t home;		/* CPU whose kmalloc()ed object this is, or NO_CPU */
+	uint32_t transfers;	/* since the counts were reset (KSHIM_PROFILE) */
 	uint64_t sharers[SET_WORDS];
 };
 
@@ -117,17 +118,33 @@ static void *map_zeroed(size_t bytes)
 	return p;
 }
 
+/* Zero the arena bytes [@from, @to) and the directory of their lines. */
+static void arena_zero(size_t from, size_t to)
+{
+	if (to <= from)
+		return;
+	memset(arena + from, 0, to - from);
+	memset(&dir[from >> LINE_SHIFT], 0,
+	       ((to - from + (1 << LINE_SHIFT) - 1) >> LINE_SHIFT) * sizeof(*dir));
+}
+
 void kshim_model_reset_memory(void)
 {
 	size_t lines = ARENA_BYTES >> LINE_SHIFT;
+	unsigned int cpu;
 
-	if (arena) {
-		munmap(arena, ARENA_BYTES);
-		munmap(dir, lines * sizeof(*dir));
+	if (!arena) {
+		arena = map_zeroed(ARENA_BYTES);
+		dir = map_zeroed(lines * sizeof(*dir));
+	} else {
+		/* What the last run used: each per-CPU unit's start, the slabs. */
+		for (cpu = 0; cpu < KSHIM_MODEL_MAX_CPUS; cpu++)
+			arena_zero(cpu * PCPU_UNIT, cpu * PCPU_UNIT + pcpu_used);
+		arena_zero(PCPU_BYTES, slab_next - arena);
 	}
-	arena = map_zeroed(ARENA_BYTES);
-	dir = map_zeroed(lines * sizeof(*dir));
-	pcpu_used = 0;
+	/* Each CPU's unit starts with its spinlock queue nodes (kshim.h). */
+	kshim_qnode_base = arena;
+	pcpu_used = KSHIM_QNODES * SMP_CACHE_BYTES;
 	slab_next = arena + PCPU_BYTES;
 	memset(slabs, 0, sizeof(slabs));
 	kshim_mem_clear();
@@ -243,6 +260,7 @@ static void line_access(unsigned int cpu, const char *a, int kind)
 		if (owner != NO_CPU) {
 			c->transfers++;
 			c->transfers_read++;
+			l->transfers++;
 			l->sharers[owner / 64] |= 1ULL << (owner % 64);
 			l->owner = 0;
 		}
@@ -251,8 +269,10 @@ static void line_access(unsigned int cpu, const char *a, int kind)
 	}
 	if (owner == (int)cpu)
 		return;
-	if (owner != NO_CPU || set_others(l->sharers, cpu))
+	if (owner != NO_CPU || set_others(l->sharers, cpu)) {
 		c->transfers++;
+		l->transfers++;
+	}
 	memset(l->sharers, 0, sizeof(l->sharers));
 	l->owner = cpu + 1;
 }
@@ -274,10 +294,15 @@ static inline void access(const volatile void *addr, unsigned int size, int kind
 	const char *a = (const char *)addr;
 	unsigned int cpu;
 
-	if ((uintptr_t)(a - arena) >= ARENA_BYTES)
-		return;
+	/*
+	 * Every access of instrumented code is a point where another CPU may
+	 * run, its own stack included (a wait entry on it, say); only those
+	 * to allocator memory are counted.
+	 */
 	if (cur && --cur->quantum <= 0)
 		switch_out();
+	if ((uintptr_t)(a - arena) >= ARENA_BYTES)
+		return;
 	cpu = kshim_cpu_id;
 	vclock++;
 	cpus[cpu].counts.accesses++;
@@ -542,9 +567,43 @@ void kshim_model_counts(struct kshim_counts *sum)
 void kshim_model_reset_counts(void)
 {
 	unsigned int i;
+	size_t l;
 
 	for (i = 0; i < KSHIM_MODEL_MAX_CPUS; i++)
 		memset(&cpus[i].counts, 0, sizeof(cpus[i].counts));
+	if (arena)
+		for (l = 0; l < (size_t)(slab_next - arena) >> LINE_SHIFT; l++)
+			dir[l].transfers = 0;
+}
+
+/*
+ * With KSHIM_PROFILE set, print the lines with the most transfers since the
+ * counts were reset, each as the allocation it is in and the offset in it.
+ */
+void kshim_model_profile(unsigned long ios)
+{
+	size_t nr = (size_t)(slab_next - arena) >> LINE_SHIFT, l, best;
+	unsigned int k;
+
+	if (!getenv("KSHIM_PROFILE") || !ios)
+		return;
+	for (k = 0; k < 12; k++) {
+		const void *base;
+		size_t bytes;
+
+		best = 0;
+		for (l = 0; l < nr; l++)
+			if (dir[l].transfers > dir[best].transfers)
+				best = l;
+		if (!dir[best].transfers)
+			break;
+		base = kshim_mem_find(arena + (best << LINE_SHIFT), &bytes);
+		fprintf(stderr, "  line %#zx: %.3f transfers/io, offset %ld in a %zu-byte object\n",
+			best << LINE_SHIFT, (double)dir[best].transfers / ios,
+			base ? (long)(arena + (best << LINE_SHIFT) - (char *)base) : -1L,
+			bytes);
+		dir[best].transfers = 0;
+	}
 }
 
 static void cpu_main(struct mcpu *m)

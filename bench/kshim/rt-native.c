@@ -43,6 +43,9 @@ void kshim_setup(unsigned int nr_cpus)
 	}
 	for (i = 0; i < nr_cpus; i++)
 		tasks[i].cpu = i;
+	/* Each CPU's unit starts with its spinlock queue nodes (kshim.h). */
+	kshim_qnode_base = pcpu_base;
+	pcpu_used = KSHIM_QNODES * SMP_CACHE_BYTES;
 	kshim_cpu_id = 0;
 }
 

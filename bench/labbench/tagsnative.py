@@ -5,9 +5,12 @@ For every scenario (1 thread; 2 threads pinned to cores 0 and 1, each
 freeing its own tags or the other's) and depth, and every allocator
 (sbitmap, the pool, and earlier pools given with --bin NAME=DIR), REPS
 timed runs, interleaved ABBA: repetition r runs the allocators in order,
-repetition r + 1 in reverse.  Then the instructions per alloc+free pair,
-counted by callgrind around the measured loop (deterministic; the null
-allocator's count, the harness's own cost, is subtracted).
+repetition r + 1 in reverse; the null allocator (no allocator, the harness
+alone) runs beside them, as the floor of each scenario: at depth 8 across
+cores the hand-over between this machine's virtual cores costs more than
+either allocator.  Then the instructions per alloc+free pair, counted by
+callgrind around the measured loop (deterministic; the null allocator's
+count, the harness's own cost, is subtracted).
 
 Writes OUT/runs.tsv (every timed run), OUT/icount.tsv, OUT/summary.json
 (schema tags-native/1, results/README.md) and OUT/summary.md.
@@ -83,13 +86,14 @@ def main(argv=None):
 
     # (label, binary, allocator argument): sbitmap once, each pool build.
     allocs = [("sbitmap", bins[0][1], "sbitmap")] + [(n, b, "pool") for n, b in bins]
+    timed = allocs + [("null", bins[0][1], "null")]
     points = [(t, m, d) for t, m in SCENARIOS for d in depths]
-    total = len(points) * len(allocs) * reps
+    total = len(points) * len(timed) * reps
     print(f"bench-tags-native: {len(points)} scenarios x {len(allocs)} allocators x {reps} "
           f"repetitions (ABBA), then callgrind; results in {args.out}", flush=True)
     runs, n = [], 0
     for rep in range(reps):
-        order = allocs if rep % 2 == 0 else allocs[::-1]
+        order = timed if rep % 2 == 0 else timed[::-1]
         for threads, mode, depth in points:
             for label, binary, alloc in order:
                 n += 1
@@ -114,6 +118,10 @@ def main(argv=None):
     write_tsv(args.out / "runs.tsv", runs)
     write_tsv(args.out / "icount.tsv", counts)
     summary = summarize(args.out.name, runs, counts, [a[0] for a in allocs], reps)
+    for s in summary["scenarios"]:
+        s["harness_ns_per_pair"] = stats.describe(
+            [r["ns_per_pair"] for r in runs if r["alloc"] == "null" and
+             (r["threads"], r["mode"], r["depth"]) == (s["threads"], s["mode"], s["depth"])])
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     (args.out / "summary.md").write_text(markdown(summary))
     print(markdown(summary))
@@ -163,7 +171,8 @@ def summarize(name, runs, counts, allocs, reps):
 def markdown(summary):
     allocs = summary["allocs"]
     head = ["scenario"] + [f"{a} ns/pair (spread)" for a in allocs]
-    head += [f"{a}/sbitmap ns" for a in allocs[1:]] + [f"{a} instr/pair" for a in allocs]
+    head += [f"{a}/sbitmap ns" for a in allocs[1:]] + ["harness alone ns/pair"]
+    head += [f"{a} instr/pair" for a in allocs]
     lines = [f"# bench-tags-native: {summary['run']}", "",
              f"Median ns per alloc+free pair over {summary['reps']} repetitions (ABBA), spread "
              "(max - min) / median; instructions per pair from callgrind, net of the harness.", "",
@@ -174,6 +183,7 @@ def markdown(summary):
         cells += [f"{a[x]['ns_per_pair']['median']:.1f} ({a[x]['ns_per_pair']['spread']:.0%})"
                   for x in allocs]
         cells += [f"{a[x]['ns_ratio_to_sbitmap']:.2f} {a[x]['ns_verdict']}" for x in allocs[1:]]
+        cells.append(f"{s['harness_ns_per_pair']['median']:.1f}")
         cells += [f"{a[x]['instructions_per_pair']:.1f}" for x in allocs]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

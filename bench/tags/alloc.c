@@ -46,6 +46,11 @@ struct tags *tags_create(enum tags_kind kind, unsigned int depth,
 		t->pool = kzalloc(sizeof(*t->pool), GFP_KERNEL);
 		if (!t->pool || percpu_tag_pool_init(t->pool, depth))
 			goto fail;
+#ifdef DEFINE_PERCPU_TAG_WAIT
+		/* As blk-mq does, with the CPUs mapped to the queue. */
+		if (users)
+			percpu_tag_pool_expect_users(t->pool, users);
+#endif
 	}
 	return t;
 fail:

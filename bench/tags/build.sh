@@ -4,6 +4,7 @@
 #   OUT/native-bench   (gcc, POSIX threads on real cores: bench-tags-native)
 #   OUT/scale          (clang -fsanitize=thread on the model: bench-scale)
 #   OUT/model-check    (the model's known-answer cases)
+#   OUT/waitrace       (two waiters racing two frees, once per seed, on the model)
 # NAME labels the pool's source in the results ("pool", "pool@REV").
 #
 # usage: build.sh SRC OUT NAME
@@ -44,13 +45,16 @@ dir=$out.tmp/model
 for f in $kernel_files "$tags/model-check-ops.c"; do
 	clang $kflags -DKSHIM_MODEL -fsanitize=thread -c "$f" -o "$dir/$(basename "$f" .c).o"
 done
-for f in "$kshim/common.c" "$kshim/rt-model.c" "$tags/scale.c" "$tags/model-check.c"; do
+for f in "$kshim/common.c" "$kshim/rt-model.c" "$tags/scale.c" "$tags/model-check.c" \
+	 "$tags/waitrace.c"; do
 	clang $hflags -DKSHIM_MODEL -c "$f" -o "$dir/$(basename "$f" .c).o"
 done
 clang -o "$out.tmp/scale" $(objs $kernel_files "$kshim/common.c" \
 	"$kshim/rt-model.c" "$tags/scale.c")
 clang -o "$out.tmp/model-check" $(objs "$tags/model-check-ops.c" \
 	"$kshim/common.c" "$kshim/rt-model.c" "$tags/model-check.c")
+clang -o "$out.tmp/waitrace" $(objs $kernel_files "$kshim/common.c" \
+	"$kshim/rt-model.c" "$tags/waitrace.c")
 
 rm -rf "$out"
 mv "$out.tmp" "$out"

@@ -16,8 +16,10 @@
  * completes its own I/Os), "irq" (CPU 0 completes every I/O, as the one
  * interrupt CPU of the queue) or "other" (CPU n's I/Os complete on CPU n + 1,
  * which never sleeps for a tag but retries: the native benchmark's "cross");
- * IOS the I/Os measured, after IOS / 4 to warm up.  Writes one tab-separated
- * line per scenario, with a header first.
+ * IOS the I/Os measured, after a warm-up: at least IOS / 4 I/Os, and until
+ * every CPU completed twice its in-flight I/Os and 8 more (so that every
+ * CPU has joined and filled what it keeps), but at most IOS.  Writes one
+ * tab-separated line per scenario, with a header first.
  *
  * Each scenario ends with checks that fail the run (exit status 1): no tag
  * handed out twice, every tag free again, and all DEPTH tags allocatable
@@ -55,6 +57,7 @@ struct ring {
 struct cpu_state {
 	struct ring inflight;	/* self: own I/Os; other: those to complete */
 	unsigned int nr_inflight;
+	unsigned long completed;	/* its I/Os completed, by any CPU */
 	bool parked;		/* waits for one of its I/Os to complete */
 	bool done;
 };
@@ -66,7 +69,9 @@ struct run {
 	struct ring device;	/* I/Os waiting for the interrupt CPU */
 	bool irq_parked;
 	unsigned char *owner;	/* per tag: handed out? */
-	unsigned long completed, warm_at, stop_at;
+	unsigned long completed, warm_min, warm_max, warm_each, stop_at;
+	unsigned int nr_warm;	/* CPUs that completed warm_each I/Os */
+	bool measuring;
 	unsigned long nr_inflight, nr_getting;
 	bool stop;
 	unsigned long nowait_fails;
@@ -133,13 +138,19 @@ static void complete(struct run *run, struct io io)
 	tags_put(run->tags, io.tag, io.cpu);
 	run->cpu[io.cpu].nr_inflight--;
 	run->nr_inflight--;
+	if (++run->cpu[io.cpu].completed == run->warm_each)
+		run->nr_warm++;
 
-	if (++run->completed == run->warm_at) {
+	run->completed++;
+	if (!run->measuring && run->completed >= run->warm_min &&
+	    (run->nr_warm == run->s->users || run->completed >= run->warm_max)) {
 		kshim_model_reset_counts();
 		run->nowait_fails = 0;
-	} else if (run->completed == run->stop_at) {
+		run->measuring = true;
+		run->stop_at = run->completed + run->s->ios;
+	} else if (run->measuring && run->completed == run->stop_at) {
 		kshim_model_counts(&run->counts);
-		run->measured = run->stop_at - run->warm_at;
+		run->measured = run->s->ios;
 		run->stop = true;
 	}
 }
@@ -336,6 +347,7 @@ static enum tags_kind kind_of(const char *alloc)
 static int run_scenario(const struct scenario *s)
 {
 	struct run run = { .s = s };
+	unsigned long warnings = kshim_warnings();
 	struct kshim_mem mem;
 	const struct kshim_counts *c = &run.counts;
 	double per_io;
@@ -353,8 +365,9 @@ static int run_scenario(const struct scenario *s)
 		ring_init(&run.cpu[i].inflight, s->inflight);
 	ring_init(&run.device, s->users * s->inflight);
 	run.owner = calloc(s->depth, 1);
-	run.warm_at = s->ios / 4;
-	run.stop_at = run.warm_at + s->ios;
+	run.warm_min = s->ios / 4;
+	run.warm_max = s->ios;
+	run.warm_each = 2 * s->inflight + 8;
 
 	if (kshim_model_run(s->users, s->seed, 4, cpu_main, &run)) {
 		unsigned long held = 0;
@@ -367,8 +380,9 @@ static int run_scenario(const struct scenario *s)
 	}
 	else
 		check_no_tag_lost(&run);
+	kshim_model_profile(run.measured);
 	kshim_mem_read(&mem);
-	if (kshim_warnings())
+	if (kshim_warnings() != warnings)
 		fail(&run, "the kernel code warned", 0);
 
 	per_io = run.measured ? 1.0 / run.measured : 0;

@@ -198,9 +198,10 @@ static void tagbench_report(struct tagbench_run *run, unsigned int depth,
 	pr_info("alloc=%s depth=%u cpus=%u inflight=%u rep=%u ns_per_pair=%llu fails_per_mpair=%llu alloc_local=%llu alloc_refill=%llu alloc_stolen=%llu refills=%llu steals=%llu returns=%llu\n",
 		tagbench_names[run->alloc], depth,
 		nr_threads, inflight, rep, ns[nr_threads / 2] / pairs,
-		fails * 1000000 / ((u64)pairs * nr_threads), s.alloc_local,
-		s.alloc_refill, s.alloc_stolen, s.refills, s.steals_taken,
-		s.returns);
+		fails * 1000000 / ((u64)pairs * nr_threads),
+		s.count[PERCPU_TAG_ALLOC_LOCAL], s.count[PERCPU_TAG_ALLOC_REFILL],
+		s.count[PERCPU_TAG_ALLOC_STOLEN], s.count[PERCPU_TAG_REFILLS],
+		s.count[PERCPU_TAG_STEALS], s.count[PERCPU_TAG_RETURNS]);
 	kfree(ns);
 }
 

@@ -74,7 +74,6 @@
 #define TPB_MAX_DEPTH		4096
 #define TPB_MAX_SIZE_MB		65536
 #define TPB_MAX_DEVICE_TAGS	65536
-#define TPB_NO_TAG		UINT_MAX
 /* Backstop re-run of a queue that was refused a device tag, see tpb_refuse(). */
 #define TPB_STARVED_RERUN_MS	10
 
@@ -150,8 +149,8 @@ static const char * const tpb_tag_alloc_names[] = {
 
 /* The validated configuration, filled in by tpb_validate_params(). */
 static enum tpb_completion tpb_completion_mode;
+static enum tpb_tag_alloc tpb_device_tag_alloc_kind;
 static enum tpb_tag_alloc tpb_tag_alloc_kind;
-static enum tpb_tag_alloc tpb_req_tag_alloc_kind;
 static unsigned int tpb_nr_hw_queues;
 
 struct tpb_dev;
@@ -262,13 +261,13 @@ static int tpb_validate_params(void)
 			     ARRAY_SIZE(tpb_tag_alloc_names));
 	if (i < 0)
 		return -EINVAL;
-	tpb_tag_alloc_kind = i;
+	tpb_device_tag_alloc_kind = i;
 
 	i = tpb_parse_choice("tag_alloc", tag_alloc, tpb_tag_alloc_names,
 			     ARRAY_SIZE(tpb_tag_alloc_names));
 	if (i < 0)
 		return -EINVAL;
-	tpb_req_tag_alloc_kind = i;
+	tpb_tag_alloc_kind = i;
 
 	tpb_nr_hw_queues = submit_queues ? submit_queues : num_possible_cpus();
 	return 0;
@@ -286,7 +285,7 @@ static struct tpb_tagspace *tpb_tagspace_create(struct tpb_dev *owner)
 		return NULL;
 	ts->owner = owner;
 	atomic_set(&ts->starved, 0);
-	if (tpb_tag_alloc_kind == TPB_TAGS_POOL)
+	if (tpb_device_tag_alloc_kind == TPB_TAGS_POOL)
 		ret = percpu_tag_pool_init(&ts->pool, device_tags);
 	else
 		ret = sbitmap_queue_init_node(&ts->sbq, device_tags, -1, false,
@@ -302,7 +301,7 @@ static void tpb_tagspace_destroy(struct tpb_tagspace *ts)
 {
 	if (!ts)
 		return;
-	if (tpb_tag_alloc_kind == TPB_TAGS_POOL)
+	if (tpb_device_tag_alloc_kind == TPB_TAGS_POOL)
 		percpu_tag_pool_destroy(&ts->pool);
 	else
 		sbitmap_queue_free(&ts->sbq);
@@ -313,14 +312,14 @@ static unsigned int tpb_try_get_dev_tag(struct tpb_tagspace *ts)
 {
 	int tag;
 
-	if (tpb_tag_alloc_kind == TPB_TAGS_POOL)
+	if (tpb_device_tag_alloc_kind == TPB_TAGS_POOL)
 		return percpu_tag_alloc(&ts->pool, GFP_NOWAIT);
 	tag = __sbitmap_queue_get(&ts->sbq);
-	return tag < 0 ? TPB_NO_TAG : tag;
+	return tag < 0 ? TAG_FAIL : tag;
 }
 
 /*
- * Takes a device tag, or sets ts->starved and returns TPB_NO_TAG.  The
+ * Takes a device tag, or sets ts->starved and returns TAG_FAIL.  The
  * second try after setting the flag pairs with the barrier in
  * tpb_put_dev_tag(): either it sees the tag a completion freed, or that
  * completion sees the flag and re-runs the queues.
@@ -329,7 +328,7 @@ static unsigned int tpb_get_dev_tag(struct tpb_tagspace *ts)
 {
 	unsigned int tag = tpb_try_get_dev_tag(ts);
 
-	if (likely(tag != TPB_NO_TAG))
+	if (likely(tag != TAG_FAIL))
 		return tag;
 	atomic_set(&ts->starved, 1);
 	/* Order setting the flag before the second try; pairs with the free. */
@@ -355,7 +354,7 @@ static void tpb_run_starved(struct tpb_tagspace *ts)
 
 static void tpb_put_dev_tag(struct tpb_tagspace *ts, unsigned int tag)
 {
-	if (tpb_tag_alloc_kind == TPB_TAGS_POOL)
+	if (tpb_device_tag_alloc_kind == TPB_TAGS_POOL)
 		percpu_tag_free(&ts->pool, tag);
 	else
 		sbitmap_queue_clear(&ts->sbq, tag, raw_smp_processor_id());
@@ -480,7 +479,7 @@ static void tpb_end_cmd(struct tpb_cmd *cmd)
 {
 	struct tpb_dev *dev = cmd->nq->dev;
 
-	if (cmd->dev_tag != TPB_NO_TAG)
+	if (cmd->dev_tag != TAG_FAIL)
 		tpb_put_dev_tag(dev->ts, cmd->dev_tag);
 	this_cpu_inc(dev->stats->completed);
 	blk_mq_end_request(blk_mq_rq_from_pdu(cmd), cmd->error);
@@ -526,10 +525,10 @@ static blk_status_t tpb_queue_rq(struct blk_mq_hw_ctx *hctx,
 	might_sleep_if(hctx->flags & BLK_MQ_F_BLOCKING);
 
 	cmd->nq = nq;
-	cmd->dev_tag = TPB_NO_TAG;
+	cmd->dev_tag = TAG_FAIL;
 	if (dev->ts) {
 		cmd->dev_tag = tpb_get_dev_tag(dev->ts);
-		if (cmd->dev_tag == TPB_NO_TAG) {
+		if (cmd->dev_tag == TAG_FAIL) {
 			tpb_refuse(hctx, nq);
 			return BLK_STS_DEV_RESOURCE;
 		}
@@ -583,7 +582,7 @@ static int tpb_init_tag_set(struct blk_mq_tag_set *set, void *driver_data)
 	set->numa_node = NUMA_NO_NODE;
 	set->cmd_size = sizeof(struct tpb_cmd);
 	set->flags = BLK_MQ_F_SHOULD_MERGE;
-	if (tpb_req_tag_alloc_kind == TPB_TAGS_POOL)
+	if (tpb_tag_alloc_kind == TPB_TAGS_POOL)
 		set->flags |= BLK_MQ_F_TAG_POOL;
 	else
 		set->flags |= BLK_MQ_F_TAG_SBITMAP;
@@ -594,22 +593,6 @@ static int tpb_init_tag_set(struct blk_mq_tag_set *set, void *driver_data)
 }
 
 /* --- Telemetry -------------------------------------------------------- */
-
-static void tpb_show_pool_stats(struct seq_file *m, const char *prefix,
-				const struct percpu_tag_stats *s)
-{
-	seq_printf(m, "%salloc_local %llu\n", prefix, s->alloc_local);
-	seq_printf(m, "%salloc_refill %llu\n", prefix, s->alloc_refill);
-	seq_printf(m, "%salloc_stolen %llu\n", prefix, s->alloc_stolen);
-	seq_printf(m, "%srefills %llu\n", prefix, s->refills);
-	seq_printf(m, "%ssteals_taken %llu\n", prefix, s->steals_taken);
-	seq_printf(m, "%ssteals_given %llu\n", prefix, s->steals_given);
-	seq_printf(m, "%sreturns %llu\n", prefix, s->returns);
-	seq_printf(m, "%sfrees %llu\n", prefix, s->frees);
-	seq_printf(m, "%swaits %llu\n", prefix, s->waits);
-	seq_printf(m, "%swait_ns %llu\n", prefix, s->wait_ns);
-	seq_printf(m, "%sfails %llu\n", prefix, s->fails);
-}
 
 /*
  * Call @fn on each request tag pool of @set: one per hardware queue, or the
@@ -642,15 +625,14 @@ static void tpb_add_req_stats(struct percpu_tag_pool *pool, void *data)
 {
 	struct tpb_req_stats *rs = data;
 	struct percpu_tag_stats s;
-	u64 *to = (u64 *)&rs->sum, *from = (u64 *)&s;
 	unsigned int i;
 
 	if (rs->cpu < 0)
 		percpu_tag_pool_stats(pool, &s);
 	else
 		percpu_tag_pool_cpu_stats(pool, rs->cpu, &s);
-	for (i = 0; i < sizeof(s) / sizeof(u64); i++)
-		to[i] += from[i];
+	for (i = 0; i < PERCPU_TAG_NR_STATS; i++)
+		rs->sum.count[i] += s.count[i];
 }
 
 static void tpb_reset_req_stats(struct percpu_tag_pool *pool, void *data)
@@ -665,12 +647,12 @@ static void tpb_show_req_stats(struct seq_file *m, struct tpb_dev *dev)
 	unsigned int cpu;
 
 	tpb_visit_req_pools(dev->set, tpb_add_req_stats, &rs);
-	tpb_show_pool_stats(m, "req.", &rs.sum);
+	percpu_tag_stats_show(m, "req.", &rs.sum);
 	for_each_possible_cpu(cpu) {
 		rs = (struct tpb_req_stats){ .cpu = cpu };
 		tpb_visit_req_pools(dev->set, tpb_add_req_stats, &rs);
 		snprintf(prefix, sizeof(prefix), "req.cpu%u.", cpu);
-		tpb_show_pool_stats(m, prefix, &rs.sum);
+		percpu_tag_stats_show(m, prefix, &rs.sum);
 	}
 }
 
@@ -692,17 +674,17 @@ static int tpb_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "dev_resource %llu\n", dev_resource);
 	seq_printf(m, "device_tag_wait_ns %lld\n",
 		   atomic64_read(&dev->device_tag_wait_ns));
-	if (tpb_req_tag_alloc_kind == TPB_TAGS_POOL)
+	if (tpb_tag_alloc_kind == TPB_TAGS_POOL)
 		tpb_show_req_stats(m, dev);
 
-	if (!dev->ts || tpb_tag_alloc_kind != TPB_TAGS_POOL)
+	if (!dev->ts || tpb_device_tag_alloc_kind != TPB_TAGS_POOL)
 		return 0;
 	percpu_tag_pool_stats(&dev->ts->pool, &s);
-	tpb_show_pool_stats(m, "", &s);
+	percpu_tag_stats_show(m, "", &s);
 	for_each_possible_cpu(cpu) {
 		percpu_tag_pool_cpu_stats(&dev->ts->pool, cpu, &s);
 		snprintf(prefix, sizeof(prefix), "cpu%u.", cpu);
-		tpb_show_pool_stats(m, prefix, &s);
+		percpu_tag_stats_show(m, prefix, &s);
 	}
 	return 0;
 }
@@ -726,7 +708,7 @@ static ssize_t tpb_stats_write(struct file *file, const char __user *buf,
 	}
 	atomic64_set(&dev->device_tag_wait_ns, 0);
 	tpb_visit_req_pools(dev->set, tpb_reset_req_stats, NULL);
-	if (dev->ts && tpb_tag_alloc_kind == TPB_TAGS_POOL)
+	if (dev->ts && tpb_device_tag_alloc_kind == TPB_TAGS_POOL)
 		percpu_tag_pool_reset_stats(&dev->ts->pool);
 	return count;
 }
@@ -900,7 +882,7 @@ static int __init tpb_init(void)
 	pr_info("%d device(s), %u queue(s) of depth %d, completion=%s, device_tags=%d (%s)%s%s\n",
 		nr_devices, tpb_nr_hw_queues, hw_queue_depth,
 		tpb_completion_names[tpb_completion_mode], device_tags,
-		tpb_tag_alloc_names[tpb_tag_alloc_kind],
+		tpb_tag_alloc_names[tpb_device_tag_alloc_kind],
 		shared_tags ? ", shared tags" : "",
 		memory_backed ? ", memory backed" : "");
 	return 0;

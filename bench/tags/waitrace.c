@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Two exclusive waiters and two frees racing their wake-ups, on the model
+ * (bench/kshim/rt-model.c), once per seed: CPU 0 holds both tags of a pool
+ * of two and frees them, one quantum apart or so; CPUs 1 and 2 each sleep in
+ * a blocking allocation until they get a tag, and keep it until both have
+ * one.  A wakeup lost between them leaves a waiter asleep while a tag is
+ * free and the other asleep until it gets one too: every CPU sleeps, which
+ * the model reports.  Prints "SEEDS seeds, N lost a wakeup" and the first
+ * seeds that did; exits 1 if any did.
+ *
+ * usage: waitrace SEEDS
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../kshim/runtime.h"
+#include "alloc.h"
+
+struct race {
+	struct tags *tags;
+	int held[2];
+	unsigned int got;
+	bool first_parked;
+};
+
+static void cpu_main(unsigned int cpu, void *arg)
+{
+	struct race *r = arg;
+	int tag;
+
+	if (cpu == 0) {
+		tags_put(r->tags, r->held[0], 0);
+		tags_put(r->tags, r->held[1], 0);
+		return;
+	}
+	tag = tags_get(r->tags, true);
+	if (tag < 0)
+		return;
+	/* Keep the tag until both waiters have one. */
+	if (++r->got < 2) {
+		r->first_parked = true;
+		kshim_model_sleep();
+	} else if (r->first_parked) {
+		kshim_model_wake(cpu == 1 ? 2 : 1);
+	}
+	tags_put(r->tags, tag, cpu);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long seeds = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000, s;
+	unsigned long lost = 0;
+
+	for (s = 1; s <= seeds; s++) {
+		struct race r = { 0 };
+
+		kshim_setup(3);
+		r.tags = tags_create(TAGS_POOL, 2, 3);
+		if (!r.tags)
+			return 2;
+		r.held[0] = tags_get(r.tags, false);
+		r.held[1] = tags_get(r.tags, false);
+		if (kshim_model_run(3, s, 2, cpu_main, &r)) {
+			if (lost++ < 5)
+				printf("seed %lu: a waiter sleeps while a tag is free\n", s);
+		} else {
+			tags_destroy(r.tags);
+		}
+	}
+	printf("%s: %lu seeds, %lu lost a wakeup\n", tags_pool_name, seeds, lost);
+	return lost ? 1 : 0;
+}

@@ -1,0 +1,108 @@
+# What blk-mq promises about tags, the same with tags from the pool and from
+# the sbitmap:
+# (a) fair share: on two null_blk devices sharing 16 tags, a light job's
+#     IOPS stay within 2x of its IOPS alone while the other device is
+#     saturated;
+# (b) mq-deadline's async_depth=4: while async writers saturate a device
+#     and a sync reader keeps going, at most 4 writes (plus the reader's one
+#     read) hold scheduler tags, and the reader makes progress;
+# (c) tags_bitmap: with all 32 tags of a device held by slow requests, the
+#     debugfs tags_bitmap is the same for both (every bit set).
+set -eu
+. "$LAB_GUEST/lib.sh"
+
+trap 'lab_rmmod null_blk 2>/dev/null || true; lab_tag_alloc pool' EXIT
+
+# iops_of JSON: read + write IOPS of a fio JSON output, as an integer.
+iops_of() {
+	python3 -c 'import json, sys
+t = open(sys.argv[1]).read()
+j = json.loads(t[t.index("{"):])["jobs"][0]
+print(int(j["read"]["iops"] + j["write"]["iops"]))' "$1"
+}
+
+# busy_bits FILE: set bits in a debugfs *_bitmap file.
+busy_bits() {
+	python3 -c 'import sys
+bits = 0
+for line in open(sys.argv[1]):
+    for word in line.split(":", 1)[-1].split():
+        bits += bin(int(word, 16)).count("1")
+print(bits)' "$1"
+}
+
+# run_fio NAME DEV RW DEPTH JOBS SECONDS [ENGINE]: a time-based fio run,
+# its JSON in $LAB_OUT/logs.
+run_fio() {
+	out=$LAB_OUT/logs/$LAB_TEST-$1.json
+	lab_watchdog 120 fio --eta=never --output-format=json --output="$out" \
+		--name="$1" --filename="$2" --rw="$3" --bs=4k --direct=1 \
+		--ioengine="${7:-libaio}" --iodepth="$4" --numjobs="$5" \
+		--group_reporting --time_based --runtime="$6" || fail "fio $1 failed"
+	echo "$out"
+}
+
+for mode in pool sbitmap; do
+	lab_tag_alloc "$mode"
+
+	echo "== (a) fair share of 16 shared tags, tags from $mode"
+	lab_modprobe null_blk queue_mode=2 nr_devices=2 shared_tags=1 \
+		submit_queues=1 hw_queue_depth=16 irqmode=2 completion_nsec=200000 ||
+		fail "cannot load null_blk"
+	for d in nullb0 nullb1; do echo none >"/sys/block/$d/queue/scheduler"; done
+	solo=$(iops_of "$(run_fio "$mode-light-solo" /dev/nullb0 randread 4 1 4)")
+	run_fio "$mode-heavy" /dev/nullb1 randread 64 4 6 >/dev/null &
+	heavy=$!
+	sleep 1
+	shared=$(iops_of "$(run_fio "$mode-light-shared" /dev/nullb0 randread 4 1 4)")
+	wait "$heavy"
+	echo "light job alone $solo IOPS, beside the saturating one $shared IOPS"
+	[ $((shared * 2)) -ge "$solo" ] ||
+		fail "tags from $mode: the light job fell from $solo to $shared IOPS"
+	lab_expect_no_lost_tags nullb0
+	lab_expect_no_lost_tags nullb1
+	lab_rmmod null_blk
+
+	echo "== (b) mq-deadline async_depth=4, tags from $mode"
+	lab_modprobe null_blk queue_mode=2 nr_devices=1 submit_queues=1 \
+		hw_queue_depth=32 irqmode=2 completion_nsec=2000000 ||
+		fail "cannot load null_blk"
+	echo mq-deadline >/sys/block/nullb0/queue/scheduler
+	echo 4 >/sys/block/nullb0/queue/iosched/async_depth
+	run_fio "$mode-writers" /dev/nullb0 randwrite 32 4 6 >/dev/null &
+	writers=$!
+	run_fio "$mode-reader" /dev/nullb0 randread 1 1 6 psync >"$LAB_OUT/reader.out" &
+	reader=$!
+	max=0
+	for _ in $(seq 20); do
+		sleep 0.2
+		n=$(busy_bits /sys/kernel/debug/block/nullb0/hctx0/sched_tags_bitmap)
+		[ "$n" -le "$max" ] || max=$n
+	done
+	wait "$writers"
+	wait "$reader"
+	reads=$(iops_of "$(cat "$LAB_OUT/reader.out")")
+	echo "at most $max scheduler tags held; the reader did $reads IOPS"
+	[ "$max" -le 5 ] || fail "tags from $mode: $max scheduler tags held, async_depth=4 allows 4 writes and the reader's read"
+	[ "$reads" -gt 0 ] || fail "tags from $mode: the sync reader made no progress"
+	lab_expect_no_lost_tags nullb0
+	lab_rmmod null_blk
+
+	echo "== (c) tags_bitmap with every tag held, tags from $mode"
+	lab_modprobe null_blk queue_mode=2 nr_devices=1 submit_queues=1 \
+		hw_queue_depth=32 irqmode=2 completion_nsec=3000000000 ||
+		fail "cannot load null_blk"
+	echo none >/sys/block/nullb0/queue/scheduler
+	run_fio "$mode-hold" /dev/nullb0 randread 32 1 2 >/dev/null &
+	hold=$!
+	sleep 1.5
+	cp /sys/kernel/debug/block/nullb0/hctx0/tags_bitmap "$LAB_OUT/tags_bitmap.$mode"
+	wait "$hold"
+	cat "$LAB_OUT/tags_bitmap.$mode"
+	lab_expect_no_lost_tags nullb0
+	lab_rmmod null_blk
+done
+cmp "$LAB_OUT/tags_bitmap.pool" "$LAB_OUT/tags_bitmap.sbitmap" ||
+	fail "tags_bitmap differs between the pool and the sbitmap with all tags held"
+[ "$(busy_bits "$LAB_OUT/tags_bitmap.pool")" = 32 ] ||
+	fail "tags_bitmap does not show the 32 tags held"
