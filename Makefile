@@ -7,7 +7,7 @@
 #   make kernel     both guest kernels (test and bench)
 #   make guest      the modules the guest loads, for both kernels
 #   make boot       an interactive shell in the guest (VCPUS=8 for 8 CPUs)
-#   make bench BENCH=quick   the 3-point matrix (guest/bench-matrix/)
+#   make bench BENCH=quick   the 3-point matrix (bench/matrix/)
 #   make report     plots of every run and results/dashboard.html
 #   make compare A=RUN B=RUN   B/A IOPS per point with a noise-aware verdict
 #   make bench-tags, bench-ida, bench-ida-native   allocator microbenchmarks
@@ -125,7 +125,7 @@ FUZZ_SECONDS ?= 60
 TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
 host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
 host-test-tag_ida-fuzz  = $(MAKE) -s -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_FLAGS=-seed=1
-host-test-bench-tools   = guest/test-bench-tools
+host-test-bench-tools   = env $(PY) -m labbench.test_tools
 host-test-bench-model   = bench/tags/test-model.sh $(BT)/pool
 test: drivers-test $(BT)/pool/.built
 	@run=$(LOGS)/test-$$(date +%Y%m%d-%H%M%S); mkdir -p $$run/guest; \
@@ -146,21 +146,24 @@ TEST_DISK_SIZE ?= 256M
 TEST_TIMEOUT  ?= 420
 
 # --- 8. Benchmarks: a matrix of fio points on the bench kernel -> results/. ---
-# BENCH names a matrix in guest/bench-matrix/ (default: about 15 minutes
+# BENCH names a matrix in bench/matrix/ (default: about 15 minutes
 # with VCPUS=4; quick: about 2); its budget, points x reps x 2 allocators x
 # runtime, is written at its top and printed when the guest starts.
 # BENCH_REPS, BENCH_RUNTIME (seconds of fio per run) and BENCH_JOBS (fio
 # jobs of every point: N, or Nx for N per vCPU) override the matrix.
-# Results: results/DATE-COMMIT[-BENCH]/ (results/README.md), summary.json
-# checked against fio's JSON (guest/check-summary).
+#   in:  bench/matrix/$(BENCH), fio-jobs/, the bench kernel and modules
+#   out: results/DATE-COMMIT[-BENCH]/ (results/README.md): fio JSON,
+#        telemetry, points.tsv and runs.tsv (guest/bench-run); summary.json
+#        and summary.txt (labbench.summary), checked against fio's JSON and
+#        the telemetry (labbench.check)
 BENCH         ?= default
-BENCH_MATRIX  := guest/bench-matrix/$(BENCH)
+BENCH_MATRIX  := bench/matrix/$(BENCH)
 BENCH_REPS    ?=
 BENCH_RUNTIME ?=
 BENCH_JOBS    ?=
 BENCH_TIMEOUT ?= 3600
 bench: drivers-bench
-	@[ -f $(BENCH_MATRIX) ] || { echo "bench: no matrix $(BENCH_MATRIX); BENCH= one of: $$(ls guest/bench-matrix)"; exit 2; }
+	@[ -f $(BENCH_MATRIX) ] || { echo "bench: no matrix $(BENCH_MATRIX); BENCH= one of: $$(ls bench/matrix)"; exit 2; }
 	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)$(if $(filter-out default,$(BENCH)),-$(BENCH)); \
 	mkdir -p $$run; echo "bench: results in $$run"; guest/record-run $$run $(VCPUS) bench; \
 	cp $(KBUILD_bench)/.config $$run/kernel.config; \
@@ -168,22 +171,27 @@ bench: drivers-bench
 		TIMEOUT=$(BENCH_TIMEOUT) guest/run $(call guest_env,bench) BENCH_MATRIX=$(CURDIR)/$(BENCH_MATRIX) \
 		BENCH_REPS=$(BENCH_REPS) BENCH_RUNTIME=$(BENCH_RUNTIME) BENCH_JOBS=$(BENCH_JOBS) \
 		guest/bench-run || exit 1; \
-	guest/summarize-bench $$run && guest/check-summary $$run
+	$(PY) -m labbench.summary $$run && $(PY) -m labbench.check $$run
 
-# Plots of every run with a bench summary.json (RUN/report/*.svg) and one
-# static page over all of them, results/dashboard.html (no server needed);
-# BASELINE=<run> adds a column against that run.
+# Plots of every run with a bench summary.json (RUN/report/*.svg, gnuplot)
+# and one static page over all of them, results/dashboard.html (no server
+# needed); BASELINE=<run> adds a column against that run.
+#   in: results/*/summary.json   out: results/*/report/, results/dashboard.html
 BASELINE ?=
 report:
-	guest/report-bench results $(BASELINE)
+	$(PY) -m labbench.report results $(BASELINE)
 
 # Ratios of two runs per point, with a noise-aware verdict.
+#   in: results/A/summary.json, results/B/summary.json   out: the terminal
 compare:
 	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make compare A=<run> B=<run> (folders under results/)"; exit 2; }
-	@guest/compare-bench $(A) $(B)
+	@$(PY) -m labbench.compare $(A) $(B)
 
 # Allocator microbenchmark: pool against sbitmap_queue, one boot per vCPU
 # count, every depth and repetition interleaved inside the boot.
+#   in:  drivers/tagbench on the bench kernel
+#   out: results/DATE-COMMIT-tags/: vcpus-N/tagbench.txt (guest/load-bench),
+#        summary.json and summary.md (labbench.tagbench)
 BENCH_TAGS_VCPUS ?= 1 2 4 8
 BENCH_TAGS_ARGS  ?= depths=8,32,128,1024 reps=5 pairs=100000 inflight=4
 bench-tags: drivers-bench
@@ -195,7 +203,7 @@ bench-tags: drivers-bench
 		KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$$v MEM=$(MEM) OUT=$(CURDIR)/$$run/vcpus-$$v \
 			guest/run $(call guest_env,bench) guest/load-bench tagbench $(BENCH_TAGS_ARGS) || exit 1; \
 	done; \
-	guest/summarize-tagbench $$run
+	$(PY) -m labbench.tagbench $$run
 
 # The kernel's own IDA natively: lib/idr.c, lib/xarray.c and lib/radix-tree.c
 # from the patched tree with the userspace shim of tools/testing/shared (as
@@ -230,6 +238,9 @@ bench-ida-native: $(IDA_NATIVE)/native_ida
 
 # ID allocator benchmark: tag_ida against the xarray IDA in one boot, then
 # natively (bench-ida-native) into native.txt.
+#   in:  drivers/idabench on the bench kernel, native_ida, tag_ida's bench
+#   out: results/DATE-COMMIT-ida/: guest/idabench.txt (guest/load-bench),
+#        native.txt, summary.json and summary.md (labbench.idabench)
 BENCH_IDA_ARGS ?= sizes=1024,65536,1048576 reps=5
 bench-ida: drivers-bench $(IDA_NATIVE)/native_ida
 	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)-ida; \
@@ -238,7 +249,7 @@ bench-ida: drivers-bench $(IDA_NATIVE)/native_ida
 	KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=1 MEM=$(MEM) OUT=$(CURDIR)/$$run/guest \
 		guest/run $(call guest_env,bench) guest/load-bench idabench $(BENCH_IDA_ARGS) || exit 1; \
 	$(MAKE) -s bench-ida-native >$$run/native.txt || exit 1; \
-	guest/summarize-idabench $$run
+	$(PY) -m labbench.idabench $$run
 
 # --- 9. The allocators on the host: native timing and the N-CPU model. ------
 # lib/percpu_tags.c, lib/tag_ida.c and lib/sbitmap.c of the patched tree,

@@ -1,30 +1,28 @@
-#!/usr/bin/env python3
 """Compare two benchmark runs: per point and allocator, B's median IOPS over
 A's, with a noise-aware verdict: "slower" only when B's median is below A's
 minimum and the change exceeds both runs' spreads, "faster" likewise, "same"
 otherwise, "n/a" with fewer than 2 repetitions.  Also each run's pool/sbitmap
 ratio.  Points are matched by name, device, fio job, jobs, depth and vCPUs.
 A and B are run folders (or names of folders under results/) holding a
-summary.json of schema bench-summary/1 (guest/summarize-bench).
+summary.json of schema bench-summary/1 (labbench.summary).
 
-usage: compare-bench A B
+usage: python3 -m labbench.compare A B
 """
 import pathlib
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import benchstats as bs  # noqa: E402
+from . import summary as sm
 
 
 def find_run(arg):
     for path in (pathlib.Path(arg), pathlib.Path("results") / arg):
         if path.is_dir():
-            summary = bs.load_summary(path)
+            summary = sm.load_summary(path)
             if summary is None:
-                sys.exit(f"compare-bench: {path} has no summary.json of schema {bs.SCHEMA} "
-                         f"(run guest/summarize-bench {path})")
+                sys.exit(f"labbench.compare: {path} has no summary.json of schema {sm.SCHEMA} "
+                         f"(run python3 -m labbench.summary {path})")
             return summary
-    sys.exit(f"compare-bench: no run folder {arg}")
+    sys.exit(f"labbench.compare: no run folder {arg}")
 
 
 def cell(side):
@@ -35,7 +33,7 @@ def cell(side):
 
 def main(a_arg, b_arg):
     a, b = find_run(a_arg), find_run(b_arg)
-    a_points = {bs.point_key(p, a["vcpus"]): p for p in a["points"]}
+    a_points = {sm.point_key(p, a["vcpus"]): p for p in a["points"]}
     b_keys = set()
     print(f"A = {a['run']} (commit {a['run_info'].get('commit', '?')}, series "
           f"{a['run_info'].get('series_sha256', '?')})")
@@ -44,19 +42,19 @@ def main(a_arg, b_arg):
     print(f"{'point':20} {'tags':8} {'A IOPS (spread)':>17} {'B IOPS (spread)':>17} {'B/A':>6}  verdict")
     counts = {}
     for pb in b["points"]:
-        key = bs.point_key(pb, b["vcpus"])
+        key = sm.point_key(pb, b["vcpus"])
         b_keys.add(key)
         pa = a_points.get(key)
         if pa is None:
             print(f"{pb['name']:20} only in B")
             continue
-        for alloc in ("pool", "sbitmap"):
+        for alloc in sm.ALLOCS:
             sa, sb = pa.get(alloc), pb.get(alloc)
             if not sa or not sb:
                 why = "skipped" if "skipped" in (pa["verdict"], pb["verdict"]) else "missing"
                 print(f"{pb['name']:20} {alloc:8} {cell(sa):>17} {cell(sb):>17} {'-':>6}  {why}")
                 continue
-            v = bs.verdict(sa["iops"]["values"], sb["iops"]["values"])
+            v = sm.iops_verdict(sa["iops"]["values"], sb["iops"]["values"])
             counts[v] = counts.get(v, 0) + 1
             ratio = sb["iops"]["median"] / sa["iops"]["median"]
             print(f"{pb['name']:20} {alloc:8} {cell(sa):>17} {cell(sb):>17} {ratio:6.3f}  {v}")

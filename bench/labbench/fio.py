@@ -1,11 +1,15 @@
-"""What the benchmark's host scripts share (summarize-bench, compare-bench,
-report-bench): reading fio's JSON and the telemetry files of a run, the
-statistics over repetitions and the noise-aware verdict.  Imported, not run.
+"""A benchmark run's raw files, read as what they are: fio's JSON output
+(with Python's json) and the telemetry files guest/bench-run writes around
+each fio run ("== SOURCE" lines, then "key value" lines).
+
+Run as a program, it prints the IOPS of each fio run named (read + write of
+fio's group), one a line: guest/bench-run's progress line.
+
+usage: python3 -m labbench.fio FIO.json...
 """
 import json
-import statistics
-
-SCHEMA = "bench-summary/1"
+import pathlib
+import sys
 
 # Counters of a percpu tag pool, as tagpool_blk's stats file (optionally
 # prefixed "req.") and blk-mq's debugfs hctx*/tags name them.
@@ -17,16 +21,16 @@ DEVICE_COUNTERS = ("requests_completed", "dev_resource", "device_tag_wait_ns")
 PERCENTILES = {"p50": "50.000000", "p99": "99.000000", "p99.9": "99.900000"}
 
 
-def load_fio(path):
+def load(path):
     """fio's JSON output; fio may print warnings before it."""
-    text = path.read_text()
+    text = pathlib.Path(path).read_text()
     return json.loads(text[text.index("{"):])
 
 
-def fio_figures(path):
+def figures(path):
     """IOPS, I/Os and clat percentiles (ns) of one fio run (group_reporting:
     jobs[0] is the whole group), and its error code."""
-    job = load_fio(path)["jobs"][0]
+    job = load(path)["jobs"][0]
     rd, wr = job["read"], job["write"]
     pct = rd.get("clat_ns", {}).get("percentile", {})
     return {
@@ -42,7 +46,7 @@ def read_telemetry(path):
     lines (a file without them is one source named "")."""
     cur = {}
     sources = {"": cur}
-    for line in path.read_text().splitlines():
+    for line in pathlib.Path(path).read_text().splitlines():
         if line.startswith("== "):
             cur = sources.setdefault(line[3:].strip(), {})
             continue
@@ -61,43 +65,12 @@ def delta(before, after):
             for src, keys in after.items()}
 
 
-def spread(values):
-    med = statistics.median(values)
-    return (max(values) - min(values)) / med if med else 0.0
+def main(paths):
+    for path in paths:
+        print(f"{figures(path)['iops']:.0f}")
 
 
-def describe(values):
-    """median, min, max, spread and the values themselves."""
-    return {"median": statistics.median(values), "min": min(values), "max": max(values),
-            "spread": spread(values), "values": values}
-
-
-def verdict(a, b):
-    """Is B faster or slower than A, beyond the noise of either?  a, b:
-    lists of IOPS over repetitions.  "slower" only when B's median is below
-    A's minimum and the relative change exceeds both spreads; "faster"
-    likewise; "same" otherwise; "n/a" with fewer than 2 repetitions on a side."""
-    if len(a) < 2 or len(b) < 2:
-        return "n/a"
-    ma, mb = statistics.median(a), statistics.median(b)
-    change = mb / ma - 1
-    noise = max(spread(a), spread(b))
-    if mb < min(a) and -change > noise:
-        return "slower"
-    if mb > max(a) and change > noise:
-        return "faster"
-    return "same"
-
-
-def point_key(point, vcpus):
-    """What must match for two runs' points to be compared."""
-    return (point["name"], point["device"], point["job"], point["jobs"], point["depth"], vcpus)
-
-
-def load_summary(run):
-    """A run's summary.json if it has the bench schema, else None."""
-    path = run / "summary.json"
-    if not path.exists():
-        return None
-    data = json.loads(path.read_text())
-    return data if data.get("schema") == SCHEMA else None
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__.strip().splitlines()[-1])
+    main(sys.argv[1:])

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Summarize a bench-ida run: RUN/guest/idabench.txt (in-guest, tag_ida and
 the xarray IDA interleaved) and RUN/native.txt (natively, alternating runs of
 tools/testing/tag_ida/bench and drivers/idabench/native_ida) ->
@@ -10,13 +9,16 @@ tag_ida's "grown" rows (from empty, as the IDA always is) are compared with
 the IDA; a native.txt without IDA rows (runs before native_ida) gives null
 ratios.
 
-usage: summarize-idabench RUN
+usage: python3 -m labbench.idabench RUN
 """
 import json
 import pathlib
 import re
 import statistics
 import sys
+
+from .stats import spread
+from .tagbench import parse
 
 # tools/testing/tag_ida/bench.c and drivers/idabench/native_ida.c lines.
 DENSE = re.compile(r"\s*(\d+) ids (\S+)\s+alloc\s+([\d.]+) ns\s+free\s+([\d.]+) ns\s+"
@@ -25,14 +27,8 @@ GANGED = re.compile(r"(\d+) ids above\s+(\d+) allocated: alloc_many\(\d+\)\s+([\
                     r"\d+ x alloc\s+([\d.]+) ns")
 
 
-def parse(line):
-    fields = dict(kv.split("=", 1) for kv in line.split()[1:])
-    return {k: (v if k == "alloc" else float(v)) for k, v in fields.items()}
-
-
 def stat(values):
-    med = statistics.median(values)
-    return {"median": med, "spread": round((max(values) - min(values)) / med, 3) if med else 0.0,
+    return {"median": statistics.median(values), "spread": round(spread(values), 3),
             "values": values}
 
 
@@ -136,4 +132,6 @@ def summarize_native(lines):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__.strip().splitlines()[-1])
     main(sys.argv[1])

@@ -1,6 +1,6 @@
-#!/usr/bin/env python3
-"""Check a benchmark run's summary.json against the raw files it came
-from, recomputed here without guest/summarize-bench's code:
+"""Check a matrix run's summary.json against the raw files it came from,
+recomputed here without labbench.summary's code (fio's JSON is read with
+labbench.fio.load, every figure is taken from it anew):
  - every fio JSON of the run is counted, each side's IOPS median, min, max
    and spread and its clat percentiles (median over runs) are fio's;
  - for tagpool_blk points that share no tag space: the pool side's local
@@ -10,30 +10,19 @@ from, recomputed here without guest/summarize-bench's code:
 Prints each disagreement; the last line says how many values were checked
 and exits 1 when any disagreed.
 
-usage: check-summary RUN
+usage: python3 -m labbench.check RUN
 """
 import json
 import pathlib
+import statistics
 import sys
 
-PCT = {"p50": "50.000000", "p99": "99.000000", "p99.9": "99.900000"}
-
-
-def fio_job(path):
-    text = path.read_text()
-    return json.loads(text[text.index("{"):])["jobs"][0]
-
-
-def median(values):
-    v = sorted(values)
-    n = len(v)
-    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
-
+from . import fio
 
 def counters(path):
     """Sum of every "key value" line over the file's sections."""
     out = {}
-    if path is None or not path.exists():
+    if not path.exists():
         return out
     for line in path.read_text().splitlines():
         k, _, v = line.partition(" ")
@@ -56,36 +45,32 @@ class Checker:
             print(f"DISAGREE {what}: recomputed {want}, summary.json {got}")
 
 
-def check_side(c, run, layout, point, alloc, side):
+def check_side(c, run, point, alloc, side):
     name = f"{point['name']} {alloc}"
     paths = [run / r for r in side["runs"]]
-    if layout == "bench-run":
-        on_disk = sorted(run.glob(f"fio/{point['name']}.{alloc}.*.json"))
-        c.same(f"{name}: fio files on disk vs runs listed", len(on_disk), len(paths))
-    jobs = [fio_job(p) for p in paths]
+    on_disk = sorted(run.glob(f"fio/{point['name']}.{alloc}.*.json"))
+    c.same(f"{name}: fio files on disk vs runs listed", len(on_disk), len(paths))
+    jobs = [fio.load(p)["jobs"][0] for p in paths]
     good = [j for j in jobs if j.get("error", 0) == 0]
     iops = [j["read"]["iops"] + j["write"]["iops"] for j in good]
     c.same(f"{name}: repetitions", len(good), side["reps"])
-    med = median(iops)
+    med = statistics.median(iops)
     c.same(f"{name}: IOPS median", med, side["iops"]["median"])
     c.same(f"{name}: IOPS min", min(iops), side["iops"]["min"])
     c.same(f"{name}: IOPS max", max(iops), side["iops"]["max"])
     c.same(f"{name}: IOPS spread", (max(iops) - min(iops)) / med, side["iops"]["spread"])
-    for key, fio_key in PCT.items():
+    for key, fio_key in fio.PERCENTILES.items():
         vals = [j["read"]["clat_ns"]["percentile"][fio_key] for j in good]
         got = side["clat_ns"][key]["median"] if side["clat_ns"].get(key) else None
-        c.same(f"{name}: clat {key} median", median(vals), got)
+        c.same(f"{name}: clat {key} median", statistics.median(vals), got)
     params = point["params"].split()
     if not point["device"].startswith("tagpool_blk") or "shared_tags=1" in params or not side["contention"]:
         return
     total = {}
     for p in paths:
-        if layout == "bench-run":
-            base = p.name[:-len(".json")]
-            after = counters(run / "telemetry" / f"{base}.after")
-            before = counters(run / "telemetry" / f"{base}.before")
-        else:
-            after, before = counters(p.with_suffix(".stats")), {}
+        base = p.name[:-len(".json")]
+        after = counters(run / "telemetry" / f"{base}.after")
+        before = counters(run / "telemetry" / f"{base}.before")
         for k, v in after.items():
             total[k] = total.get(k, 0) + v - before.get(k, 0)
     fio_ios = sum(j["read"]["total_ios"] + j["write"]["total_ios"] for j in jobs)
@@ -106,22 +91,24 @@ def check_side(c, run, layout, point, alloc, side):
 def main(run):
     run = pathlib.Path(run)
     summary = json.loads((run / "summary.json").read_text())
+    if summary.get("layout") != "bench-run":
+        sys.exit(f"labbench.check: {run} was not made by guest/bench-run "
+                 f"(layout {summary.get('layout')}); nothing to recompute it from")
     c = Checker()
     npoints = 0
     for point in summary["points"]:
         for alloc in ("pool", "sbitmap"):
             if point.get(alloc):
-                check_side(c, run, "bench-run" if summary["layout"] == "bench-run" else "legacy",
-                           point, alloc, point[alloc])
+                check_side(c, run, point, alloc, point[alloc])
         if point.get("pool") and point.get("sbitmap"):
             c.same(f"{point['name']}: pool/sbitmap ratio",
                    point["pool"]["iops"]["median"] / point["sbitmap"]["iops"]["median"],
                    point["ratio_pool_to_sbitmap"])
         npoints += 1
     if c.bad:
-        print(f"check-summary: {c.bad} of {c.checked} values of {run}/summary.json disagree with fio's JSON and the telemetry")
+        print(f"labbench.check: {c.bad} of {c.checked} values of {run}/summary.json disagree with fio's JSON and the telemetry")
         sys.exit(1)
-    print(f"check-summary: {npoints} points, {c.checked} values of {run}/summary.json agree with fio's JSON and the telemetry")
+    print(f"labbench.check: {npoints} points, {c.checked} values of {run}/summary.json agree with fio's JSON and the telemetry")
 
 
 if __name__ == "__main__":

@@ -1,39 +1,49 @@
-#!/usr/bin/env python3
-"""Summarize a benchmark run (make bench, guest/bench-run) into
+"""Summarize a matrix benchmark run (make bench, guest/bench-run) into
 RUN/summary.json (schema bench-summary/1, results/README.md) and
-RUN/summary.txt (not for a guest/bench-default run, which has its own),
-and print the latter.
+RUN/summary.txt, and print the latter.
 
 Per point and allocator (pool, sbitmap): fio IOPS over the repetitions
 (median, min, max, spread), the median over repetitions of fio's clat
 percentiles p50/p99/p99.9, and contention figures from the telemetry
 (after - before, summed over repetitions); per point the pool/sbitmap IOPS
-ratio and a noise-aware verdict (benchstats.verdict).
+ratio and a noise-aware verdict (iops_verdict).  Also what compare and
+report share: reading a summary back and matching points across runs.
 
-A run of the older guest/bench-default (POINT.REP.json, POINT.REP.stats, no
-points.tsv) is summarized too, its points named as in the default matrix
-where their set-up is the same.
-
-usage: summarize-bench RUN
+usage: python3 -m labbench.summary RUN
 """
 import json
 import pathlib
-import re
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import benchstats as bs  # noqa: E402
+from . import fio, stats
 
+SCHEMA = "bench-summary/1"
 ALLOCS = ("pool", "sbitmap")
-# guest/bench-default's points -> the default matrix's points of the same
-# set-up (tagpool_blk: hw_queue_depth=64, 10 us timer completion, 1x jobs,
-# iodepth 32; null_blk: one queue per vCPU, depth 64, irqmode=0, sbitmap tags).
-LEGACY_NAMES = {"tagpool_blk-dt8": "scarce-tags", "tagpool_blk-dt256": "plentiful-tags",
-                "null_blk": "null-per-cpu-hwq"}
+
+
+def iops_verdict(a, b):
+    """stats.verdict for IOPS: is B "faster" or "slower" than A beyond the
+    noise of either, "same", or "n/a" (fewer than 2 repetitions)."""
+    v = stats.verdict(a, b)
+    return {"higher": "faster", "lower": "slower"}.get(v, v)
+
+
+def point_key(point, vcpus):
+    """What must match for two runs' points to be compared."""
+    return (point["name"], point["device"], point["job"], point["jobs"], point["depth"], vcpus)
+
+
+def load_summary(run):
+    """A run's summary.json if it has the bench schema, else None."""
+    path = pathlib.Path(run) / "summary.json"
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    return data if data.get("schema") == SCHEMA else None
 
 
 def read_points(run):
-    """Points of a bench-run run, from points.tsv."""
+    """The points of a run as guest/bench-run ran them, from points.tsv."""
     lines = (run / "points.tsv").read_text().splitlines()
     head = lines[0].split("\t")
     points = []
@@ -51,50 +61,21 @@ def read_settings(run):
     return dict(line.split(" ", 1) for line in path.read_text().splitlines() if " " in line)
 
 
-def legacy_points(run, vcpus):
-    """Points and their runs of a guest/bench-default run."""
-    runs = {}
-    for path in sorted(run.glob("*.json")):
-        m = re.match(r"(.+?)(?:-(pool|sbitmap))?\.(\d+)\.json$", path.name)
-        if not m or path.name == "summary.json":
-            continue
-        name, alloc = m.group(1), m.group(2) or "sbitmap"
-        stats = path.with_suffix(".stats")
-        runs.setdefault(name, {}).setdefault(alloc, []).append(
-            (int(m.group(3)), path, None, stats if stats.exists() else None))
-    points = []
-    for name, sides in sorted(runs.items()):
-        m = re.match(r"tagpool_blk-dt(\d+)$", name)
-        if m:
-            params = (f"hw_queue_depth=64 completion=timer completion_nsec=10000 "
-                      f"device_tags={m.group(1)} device_tag_alloc=@")
-            device = "tagpool_blk"
-        else:
-            params = f"submit_queues={vcpus} hw_queue_depth=64 irqmode=0"
-            device = "null_blk"
-        points.append(({"name": LEGACY_NAMES.get(name, name), "device": device, "params": params,
-                        "job": "randread-4k", "jobs": vcpus, "depth": 32, "status": "run",
-                        "note": f"guest/bench-default point {name}"}, sides))
-    return points
-
-
-def new_points(run, reps):
-    """Points and their runs of a guest/bench-run run."""
-    out = []
-    for p in read_points(run):
-        sides = {}
-        for alloc in ALLOCS:
-            for rep in range(1, reps + 1):
-                base = f"{p['name']}.{alloc}.{rep}"
-                fio = run / "fio" / f"{base}.json"
-                before = run / "telemetry" / f"{base}.before"
-                after = run / "telemetry" / f"{base}.after"
-                if fio.exists():
-                    sides.setdefault(alloc, []).append(
-                        (rep, fio, before if before.exists() else None,
-                         after if after.exists() else None))
-        out.append((p, sides))
-    return out
+def point_runs(run, point, reps):
+    """{alloc: [(rep, fio JSON, telemetry before, after)]} of one point;
+    a telemetry file that is missing is None."""
+    sides = {}
+    for alloc in ALLOCS:
+        for rep in range(1, reps + 1):
+            base = f"{point['name']}.{alloc}.{rep}"
+            fio_json = run / "fio" / f"{base}.json"
+            before = run / "telemetry" / f"{base}.before"
+            after = run / "telemetry" / f"{base}.after"
+            if fio_json.exists():
+                sides.setdefault(alloc, []).append(
+                    (rep, fio_json, before if before.exists() else None,
+                     after if after.exists() else None))
+    return sides
 
 
 def shared(params):
@@ -106,12 +87,12 @@ def contention(point, runs):
     summed over its repetitions."""
     params = point["params"]
     total, fio_ios, have = {}, 0, False
-    for _rep, fio, before, after in runs:
-        fio_ios += bs.fio_figures(fio)["ios"]
+    for _rep, fio_json, before, after in runs:
+        fio_ios += fio.figures(fio_json)["ios"]
         if after is None:
             continue
         have = True
-        d = bs.delta(bs.read_telemetry(before) if before else None, bs.read_telemetry(after))
+        d = fio.delta(fio.read_telemetry(before) if before else None, fio.read_telemetry(after))
         sources = list(d)
         if shared(params):
             # Every device (and with shared_tag_bitmap every hardware queue)
@@ -124,11 +105,11 @@ def contention(point, runs):
             pool_sources = sources
         prefix = "req." if any("req.alloc_local" in d[s] for s in sources) else ""
         for s in sources:
-            for k in bs.DEVICE_COUNTERS:
+            for k in fio.DEVICE_COUNTERS:
                 if k in d[s]:
                     total[k] = total.get(k, 0) + d[s][k]
         for s in pool_sources:
-            for k in bs.POOL_COUNTERS:
+            for k in fio.POOL_COUNTERS:
                 if prefix + k in d[s]:
                     total[k] = total.get(k, 0) + d[s][prefix + k]
         total["_prefix"] = prefix
@@ -161,67 +142,60 @@ def contention(point, runs):
 
 
 def side_summary(point, runs, run):
-    figures = [bs.fio_figures(fio) for _rep, fio, _b, _a in runs]
+    figures = [fio.figures(fio_json) for _rep, fio_json, _b, _a in runs]
     good = [f for f in figures if f["error"] == 0]
     if not good:
         return None
-    iops = [f["iops"] for f in good]
     clat = {}
-    for k in bs.PERCENTILES:
+    for k in fio.PERCENTILES:
         vals = [f["clat_ns"][k] for f in good if f["clat_ns"][k] is not None]
-        clat[k] = bs.describe(vals) if vals else None
+        clat[k] = stats.describe(vals) if vals else None
     return {
         "reps": len(good),
         "failed_runs": len(figures) - len(good),
-        "iops": bs.describe(iops),
+        "iops": stats.describe([f["iops"] for f in good]),
         "clat_ns": clat,
         "contention": contention(point, runs),
-        "runs": [str(fio.relative_to(run)) for _rep, fio, _b, _a in runs],
+        "runs": [str(fio_json.relative_to(run)) for _rep, fio_json, _b, _a in runs],
     }
 
 
 def summarize(run):
     info = json.loads((run / "run-info.json").read_text()) if (run / "run-info.json").exists() else {}
     settings = read_settings(run)
-    vcpus = int(settings.get("vcpus", info.get("vcpus", 0)))
-    legacy = not (run / "points.tsv").exists()
-    if legacy:
-        reps = None
-        points = legacy_points(run, vcpus)
-    else:
-        reps = int(settings["reps"])
-        points = new_points(run, reps)
+    reps = int(settings["reps"])
     out = []
-    for p, sides in points:
+    for p in read_points(run):
         entry = dict(p)
         if p["status"] != "run":
             entry.update({"pool": None, "sbitmap": None, "ratio_pool_to_sbitmap": None,
                           "ratio_range": None, "verdict": "skipped"})
             out.append(entry)
             continue
+        sides = point_runs(run, p, reps)
         for alloc in ALLOCS:
-            entry[alloc] = side_summary(p, sorted(sides.get(alloc, [])), run) if alloc in sides else None
+            entry[alloc] = side_summary(p, sides[alloc], run) if alloc in sides else None
         pool, sb = entry["pool"], entry["sbitmap"]
         if pool and sb:
             entry["ratio_pool_to_sbitmap"] = pool["iops"]["median"] / sb["iops"]["median"]
             entry["ratio_range"] = [pool["iops"]["min"] / sb["iops"]["max"],
                                     pool["iops"]["max"] / sb["iops"]["min"]]
-            v = bs.verdict(sb["iops"]["values"], pool["iops"]["values"])
+            v = iops_verdict(sb["iops"]["values"], pool["iops"]["values"])
             entry["verdict"] = {"faster": "pool faster", "slower": "pool slower",
                                 "same": "same within noise", "n/a": "n/a"}[v]
         else:
             entry.update({"ratio_pool_to_sbitmap": None, "ratio_range": None, "verdict": "n/a"})
         out.append(entry)
     return {
-        "schema": bs.SCHEMA,
+        "schema": SCHEMA,
         "run": run.resolve().name,
-        "layout": "bench-default (legacy)" if legacy else "bench-run",
+        "layout": "bench-run",
         "run_info": info,
-        "matrix": settings.get("matrix", "bench-default"),
+        "matrix": settings.get("matrix"),
         "kernel": settings.get("kernel"),
-        "ab_param": settings.get("ab_param", "device_tag_alloc"),
+        "ab_param": settings.get("ab_param"),
         "blk_mq_tag_alloc": settings.get("blk_mq.tag_alloc"),
-        "vcpus": vcpus,
+        "vcpus": int(settings.get("vcpus", info.get("vcpus", 0))),
         "reps": reps,
         "runtime_s": int(settings["runtime"]) if "runtime" in settings else None,
         "points": out,
@@ -259,10 +233,11 @@ def text(summary):
 
 def main(run):
     run = pathlib.Path(run)
+    if not (run / "points.tsv").exists():
+        sys.exit(f"labbench.summary: {run} has no points.tsv: not a run of guest/bench-run")
     summary = summarize(run)
     (run / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
-    if summary["layout"] == "bench-run":  # a bench-default run keeps its own summary.txt
-        (run / "summary.txt").write_text(text(summary))
+    (run / "summary.txt").write_text(text(summary))
     sys.stdout.write(text(summary))
 
 

@@ -1,25 +1,23 @@
-#!/usr/bin/env python3
 """Summarize a bench-tags run: RUN/vcpus-N/tagbench.txt -> RUN/summary.json
 and RUN/summary.md, one row per (vCPUs, depth): median ns per alloc+free
 pair for pool and sbitmap, their spread ((max-min)/median over the
 repetitions), the ratio pool/sbitmap, and the pool's contention counters.
 
-usage: summarize-tagbench RUN
+usage: python3 -m labbench.tagbench RUN
 """
 import json
 import pathlib
 import statistics
 import sys
 
+from .stats import spread
+
 
 def parse(line):
+    """One "NAME: alloc=... key=value..." line of drivers/tagbench or
+    drivers/idabench: {key: float}, alloc kept as a string."""
     fields = dict(kv.split("=", 1) for kv in line.split()[1:])
     return {k: (v if k == "alloc" else float(v)) for k, v in fields.items()}
-
-
-def spread(values):
-    med = statistics.median(values)
-    return (max(values) - min(values)) / med if med else 0.0
 
 
 def main(run):
@@ -81,4 +79,6 @@ def main(run):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__.strip().splitlines()[-1])
     main(sys.argv[1])

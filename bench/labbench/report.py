@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The benchmark report: for every run folder in RESULTS with a summary.json
 of schema bench-summary/1, gnuplot SVG plots in RUN/report/ (iops.svg:
 median IOPS per point, pool beside sbitmap, bars from min to max; ratio.svg:
@@ -12,7 +11,7 @@ beyond its own noise against the previous run that has the same point (and
 against BASELINE when given), and the history of every run with a
 sparkline per point.
 
-usage: report-bench RESULTS [BASELINE]
+usage: python3 -m labbench.report RESULTS [BASELINE]
 """
 import datetime
 import html
@@ -21,11 +20,11 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import benchstats as bs  # noqa: E402
+from . import summary as sm
+from .summary import ALLOCS
 
-ALLOCS = ("pool", "sbitmap")
 COLOURS = {"pool": "#1f77b4", "sbitmap": "#ff7f0e"}
+PLOTS = ("iops.svg", "ratio.svg", "contention.svg", "depth.svg")
 
 
 def num(x, spec=".6g"):
@@ -56,12 +55,14 @@ def gnuplot(script, cwd):
     when it fails."""
     res = subprocess.run(["gnuplot"], input=script, text=True, cwd=cwd, capture_output=True)
     if res.returncode:
-        sys.exit(f"report-bench: gnuplot failed in {cwd}:\n{res.stderr}")
+        sys.exit(f"labbench.report: gnuplot failed in {cwd}:\n{res.stderr}")
 
 
 def plot_run(run, summary):
     out = run / "report"
     out.mkdir(exist_ok=True)
+    for old in PLOTS:
+        (out / old).unlink(missing_ok=True)
     points = ran(summary)
     if not points:
         return []
@@ -79,10 +80,17 @@ def plot_run(run, summary):
         cells += [num(share * 100 if share is not None else None),
                   num(pc.get("steals_per_mio") or None), num(pc.get("refusals_per_mio") or None),
                   num(sc.get("refusals_per_mio") or None), num(pc.get("waits_per_mio") or None)]
-        rows.append(" ".join(cells))
+        rows.append(cells)
     (out / "points.dat").write_text(
         "# name pool_med pool_min pool_max sb_med sb_min sb_max ratio ratio_lo ratio_hi"
-        " local_pct steals_per_mio refusals_pool refusals_sbitmap waits_pool\n" + "\n".join(rows) + "\n")
+        " local_pct steals_per_mio refusals_pool refusals_sbitmap waits_pool\n"
+        + "".join(" ".join(cells) + "\n" for cells in rows))
+
+    def filled(*columns):
+        """Has any point a value in one of these gnuplot columns (1 = name)?
+        gnuplot refuses to plot nothing."""
+        return any(cells[c - 1] != "?" for cells in rows for c in columns)
+
     title = f"{summary['run']}: vcpus={summary['vcpus']}, A/B by {summary['ab_param']}"
     common = """set style data histograms
 set style histogram errorbars gap 1 lw 1
@@ -97,25 +105,25 @@ set logscale y
 plot 'points.dat' using 2:3:4:xtic(1) title 'pool' lc rgb '{COLOURS['pool']}', \\
      '' using 5:6:7 title 'sbitmap' lc rgb '{COLOURS['sbitmap']}'
 """, out)
-    gnuplot(GNUPLOT_HEAD.format(out="ratio.svg") + common + f"""
+    made.append("iops.svg")
+    if filled(8):
+        gnuplot(GNUPLOT_HEAD.format(out="ratio.svg") + common + f"""
 set title "{title}\\npool/sbitmap median IOPS, bar from lowest to highest ratio of the repetitions"
 set ylabel 'pool / sbitmap'
 set yrange [0:*]
 plot 'points.dat' using 8:9:10:xtic(1) title 'pool / sbitmap' lc rgb '#2ca02c', \\
      1 with lines dt 2 lc rgb 'black' notitle
 """, out)
-    gnuplot(GNUPLOT_HEAD.format(out="contention.svg") + """set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.7 border -1
-set xtics rotate by 40 right nomirror
-set bmargin 7
-""" + f"""
-set multiplot layout 1,2 title "{title}"
-set title 'pool: allocations served from the local list'
+        made.append("ratio.svg")
+    panels = []
+    if filled(11):
+        panels.append(f"""set title 'pool: allocations served from the local list'
 set ylabel '%'
 set yrange [0:105]
 plot 'points.dat' using 11:xtic(1) title 'pool local share' lc rgb '{COLOURS['pool']}'
-set title 'per million I/Os (log; missing = none or not counted)'
+""")
+    if filled(12, 13, 14, 15):
+        panels.append(f"""set title 'per million I/Os (log; missing = none or not counted)'
 set ylabel 'events per million I/Os'
 set yrange [1:*]
 set logscale y
@@ -123,9 +131,17 @@ plot 'points.dat' using 12:xtic(1) title 'pool steals' lc rgb '#9467bd', \\
      '' using 13 title 'pool tag refusals' lc rgb '{COLOURS['pool']}', \\
      '' using 14 title 'sbitmap tag refusals' lc rgb '{COLOURS['sbitmap']}', \\
      '' using 15 title 'pool waits' lc rgb '#8c564b'
-unset multiplot
-""", out)
-    made += ["iops.svg", "ratio.svg", "contention.svg"]
+""")
+    if panels:
+        gnuplot(GNUPLOT_HEAD.format(out="contention.svg") + """set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.7 border -1
+set xtics rotate by 40 right nomirror
+set bmargin 7
+""" + f"""
+set multiplot layout 1,{len(panels)} title "{title}"
+""" + "".join(panels) + "unset multiplot\n", out)
+        made.append("contention.svg")
     # IOPS against depth: the largest group of points that differ only in depth.
     groups = {}
     for p in points:
@@ -183,7 +199,7 @@ def previous_side(history, upto, key, alloc):
     """The latest run before index upto that measured this point and side."""
     for summary in reversed(history[:upto]):
         for p in summary["points"]:
-            if bs.point_key(p, summary["vcpus"]) == key and p.get(alloc):
+            if sm.point_key(p, summary["vcpus"]) == key and p.get(alloc):
                 return summary, p[alloc]
     return None, None
 
@@ -191,7 +207,7 @@ def previous_side(history, upto, key, alloc):
 def flag(old, new):
     if not old or not new:
         return ""
-    return bs.verdict(old["iops"]["values"], new["iops"]["values"])
+    return sm.iops_verdict(old["iops"]["values"], new["iops"]["values"])
 
 
 def sparkline(history, key, width=160, height=40):
@@ -199,7 +215,7 @@ def sparkline(history, key, width=160, height=40):
     series = {a: [] for a in ALLOCS}
     for i, s in enumerate(history):
         for p in s["points"]:
-            if bs.point_key(p, s["vcpus"]) == key:
+            if sm.point_key(p, s["vcpus"]) == key:
                 for a in ALLOCS:
                     if p.get(a):
                         series[a].append((i, p[a]["iops"]))
@@ -248,7 +264,7 @@ def latest_table(history, baseline):
            "<th class=name>against the previous run</th>"
            + ("<th class=name>against the baseline</th>" if baseline else "") + "</tr>"]
     for p in s["points"]:
-        key = bs.point_key(p, s["vcpus"])
+        key = sm.point_key(p, s["vcpus"])
         if p["verdict"] == "skipped":
             out.append(f"<tr class=skipped><td class=name>{e(p['name'])}</td><td>{e(p['device'])}</td>"
                        f"<td>{e(p['job'])}</td><td>{p['jobs']}</td><td>{p['depth']}</td>"
@@ -262,7 +278,7 @@ def latest_table(history, baseline):
                 notes.append(f"{a} {flags[a]} than {prev_run['run']}")
             if baseline:
                 bp = next((q for q in baseline["points"]
-                           if bs.point_key(q, baseline["vcpus"]) == key), None)
+                           if sm.point_key(q, baseline["vcpus"]) == key), None)
                 v = flag((bp or {}).get(a), p.get(a))
                 if v:
                     bnotes.append(f"{a} {v}")
@@ -295,7 +311,7 @@ def history_table(history, runs):
     keys = []
     for s in history:
         for p in ran(s):
-            k = bs.point_key(p, s["vcpus"])
+            k = sm.point_key(p, s["vcpus"])
             if k not in keys:
                 keys.append(k)
     out = ["<table><tr><th class=name>run</th><th>commit</th><th>series</th><th>vCPUs</th>"
@@ -309,7 +325,7 @@ def history_table(history, runs):
         mark = "" if committed(run) else " <span class=small>(not committed)</span>"
         row = [f"<td class=name>{e(s['run'])}{mark}</td><td>{e(str(info.get('commit', '?')))}</td>"
                f"<td>{e(str(info.get('series_sha256', '?')))}</td><td>{s['vcpus']}</td><td>{e(s['matrix'])}</td>"]
-        by_key = {bs.point_key(p, s["vcpus"]): p for p in s["points"]}
+        by_key = {sm.point_key(p, s["vcpus"]): p for p in s["points"]}
         for k in keys:
             p = by_key.get(k)
             if not p or not (p.get("pool") or p.get("sbitmap")):
@@ -337,7 +353,7 @@ def page(results, history, runs, baseline):
     info = s.get("run_info", {})
     e = html.escape
     plots = "".join(f"<div>{inline_svg(run / 'report' / name)}</div>"
-                    for name in ("iops.svg", "ratio.svg", "contention.svg", "depth.svg")
+                    for name in PLOTS
                     if (run / "report" / name).exists())
     rel = run.relative_to(results)
     return f"""<!DOCTYPE html>
@@ -345,7 +361,7 @@ def page(results, history, runs, baseline):
 <style>{CSS}</style></head><body>
 <h1>percpu tag pool against sbitmap: fio end to end</h1>
 <p class=small>Generated {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC by
-guest/report-bench from {len(history)} runs with a summary.json of schema {bs.SCHEMA}
+labbench.report from {len(history)} runs with a summary.json of schema {sm.SCHEMA}
 (results/README.md). All runs under QEMU TCG on a shared 2-core host: compare ratios within a run;
 absolute IOPS move between runs. A cell is <span class=slower>red &#9660;</span> when its median
 IOPS is below the previous run's minimum and the drop exceeds both runs' spreads,
@@ -369,25 +385,25 @@ def main(results, baseline_arg=None):
     results = pathlib.Path(results)
     runs, history = [], []
     for run in sorted(p for p in results.iterdir() if p.is_dir()):
-        summary = bs.load_summary(run)
+        summary = sm.load_summary(run)
         if summary:
             runs.append(run)
             history.append(summary)
     if not history:
-        sys.exit(f"report-bench: no run in {results} has a summary.json of schema {bs.SCHEMA}")
+        sys.exit(f"labbench.report: no run in {results} has a summary.json of schema {sm.SCHEMA}")
     baseline = None
     if baseline_arg:
         for path in (pathlib.Path(baseline_arg), results / baseline_arg):
-            if path.is_dir() and bs.load_summary(path):
-                baseline = bs.load_summary(path)
+            if path.is_dir() and sm.load_summary(path):
+                baseline = sm.load_summary(path)
         if baseline is None:
-            sys.exit(f"report-bench: BASELINE={baseline_arg} is no run with a summary.json")
+            sys.exit(f"labbench.report: BASELINE={baseline_arg} is no run with a summary.json")
     for run, summary in zip(runs, history):
         made = plot_run(run, summary)
-        print(f"report-bench: {run}/report/: {' '.join(made)}")
+        print(f"labbench.report: {run}/report/: {' '.join(made)}")
     out = results / "dashboard.html"
     out.write_text(page(results, history, runs, baseline))
-    print(f"report-bench: {out} (latest {history[-1]['run']}, {len(history)} runs)")
+    print(f"labbench.report: {out} (latest {history[-1]['run']}, {len(history)} runs)")
 
 
 if __name__ == "__main__":

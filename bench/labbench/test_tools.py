@@ -1,0 +1,137 @@
+"""The host test bench-tools: the benchmark's host tools on the committed
+runs of bench/fixtures/, without a boot.  Each summarizer rebuilds its
+fixture's summary exactly; labbench.check agrees with the rebuilt
+summary.json and refuses a copy with one IOPS median changed by 1%;
+labbench.compare finds a run the same as itself; labbench.report writes a
+page that inlines its plots and loads nothing; labbench.fio prints the IOPS
+the summary has.  The modules run as programs (python3 -m), as the Makefile
+runs them.
+
+usage: python3 -m labbench.test_tools      (bench/ on PYTHONPATH)
+"""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def labbench(module, *args, check=True):
+    """python3 -m labbench.MODULE ARGS, in the test's folder: its output."""
+    env = dict(os.environ, PYTHONPATH=str(FIXTURES.parent))
+    res = subprocess.run([sys.executable, "-m", f"labbench.{module}", *map(str, args)],
+                         capture_output=True, text=True, env=env)
+    if check and res.returncode:
+        raise AssertionError(f"labbench.{module} {' '.join(map(str, args))} exited "
+                             f"{res.returncode}:\n{res.stdout}{res.stderr}")
+    return res
+
+
+class Fixture(unittest.TestCase):
+    """A copy of a fixture run in a temporary results folder, without the
+    files its summarizer writes."""
+    name = None
+    outputs = ()
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.results = pathlib.Path(tmp.name) / "results"
+        self.results.mkdir()
+        self.fixture = FIXTURES / self.name
+        self.run_dir = self.results / self.name
+        shutil.copytree(self.fixture, self.run_dir)
+        for out in self.outputs:
+            (self.run_dir / out).unlink()
+
+    def assertRebuilt(self, module):
+        """MODULE rebuilds every output file of the fixture as committed."""
+        labbench(module, self.run_dir)
+        for out in self.outputs:
+            with self.subTest(file=out):
+                self.assertEqual((self.run_dir / out).read_text(), (self.fixture / out).read_text(),
+                                 f"labbench.{module} no longer makes {self.fixture / out}")
+
+
+class MatrixRun(Fixture):
+    name = "bench-quick"
+    outputs = ("summary.json", "summary.txt")
+
+    def setUp(self):
+        super().setUp()
+        labbench("summary", self.run_dir)
+        self.summary = json.loads((self.run_dir / "summary.json").read_text())
+
+    def test_summary_is_rebuilt(self):
+        self.assertRebuilt("summary")
+
+    def test_check_agrees(self):
+        out = labbench("check", self.run_dir).stdout
+        self.assertIn("agree with fio's JSON and the telemetry", out)
+
+    def test_check_refuses_a_changed_median(self):
+        side = next(p["pool"] for p in self.summary["points"] if p.get("pool"))
+        side["iops"]["median"] *= 1.01
+        (self.run_dir / "summary.json").write_text(json.dumps(self.summary))
+        res = labbench("check", self.run_dir, check=False)
+        self.assertEqual(res.returncode, 1, "check accepted an IOPS median changed by 1%:\n" + res.stdout)
+        self.assertIn("DISAGREE", res.stdout)
+
+    def test_compare_finds_a_run_the_same_as_itself(self):
+        out = labbench("compare", self.run_dir, self.run_dir).stdout
+        sides = [line.split() for line in out.splitlines()
+                 if len(line.split()) > 1 and line.split()[1] in ("pool", "sbitmap")]
+        verdicts = {s[-1] for s in sides}
+        self.assertIn("same", verdicts, out)
+        self.assertFalse(verdicts & {"slower", "faster"}, out)
+
+    def test_report_writes_a_page_that_loads_nothing(self):
+        labbench("report", self.results)
+        page = (self.results / "dashboard.html").read_text()
+        self.assertIn("<svg", page)
+        for outside in ("<script", "<link", 'src="http', 'href="http'):
+            self.assertNotIn(outside, page.lower())
+        for plot in ("iops.svg", "ratio.svg", "contention.svg"):
+            self.assertTrue((self.run_dir / "report" / plot).exists(), plot)
+
+    def test_fio_prints_the_iops_of_the_summary(self):
+        point = next(p for p in self.summary["points"] if p.get("pool"))
+        runs = [self.run_dir / r for r in point["pool"]["runs"]]
+        printed = [float(x) for x in labbench("fio", *runs).stdout.split()]
+        want = [round(v) for v in point["pool"]["iops"]["values"]]
+        self.assertEqual(printed, want)
+
+
+class TagbenchRun(Fixture):
+    name = "bench-tags"
+    outputs = ("summary.json", "summary.md")
+
+    def test_summary_is_rebuilt(self):
+        self.assertRebuilt("tagbench")
+
+
+class IdabenchRun(Fixture):
+    name = "bench-ida"
+    outputs = ("summary.json", "summary.md")
+
+    def test_summary_is_rebuilt(self):
+        self.assertRebuilt("idabench")
+
+
+def main():
+    result = unittest.main(module=__name__, exit=False, verbosity=1).result
+    failed = [test.id() for test, _ in result.failures + result.errors]
+    if failed:
+        print(f"bench-tools: {len(failed)} of {result.testsRun} checks failed: " + ", ".join(failed))
+        sys.exit(1)
+    print(f"bench-tools: {result.testsRun} checks of summary, check, compare, report, fio, "
+          f"tagbench and idabench passed")
+
+
+if __name__ == "__main__":
+    main()
