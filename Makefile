@@ -1,7 +1,8 @@
 # The map of the lab: every step, its inputs and where its outputs go.
 #
 #   make            = make bench: packages, kernel source + our series,
-#                     bench kernel, guest modules, default benchmark -> results/
+#                     bench kernel, our modules, default benchmark -> results/
+#                     (about 15 minutes; BENCH=quick about 2)
 #   make test       packages, source, test kernel, then every test;
 #                   last line "N passed, N failed"
 #   make kernel     both guest kernels (test and bench)
@@ -47,7 +48,7 @@ LOGS         := $(KCACHE)/logs
 .PHONY: bench test kernel kernel-test kernel-bench guest boot clean distclean \
 	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida \
 	bench-tags-native bench-scale \
-	bench-ida-native fuzz checkpatch report compare
+	bench-ida-native fuzz checkpatch report compare bench-budget
 
 # --- 1. Packages: installed when root, otherwise the one line to run. ---------
 deps:
@@ -146,11 +147,12 @@ TEST_DISK_SIZE ?= 256M
 TEST_TIMEOUT  ?= 420
 
 # --- 8. Benchmarks: a matrix of fio points on the bench kernel -> results/. ---
-# BENCH names a matrix in bench/matrix/ (default: about 15 minutes
-# with VCPUS=4; quick: about 2); its budget, points x reps x 2 allocators x
-# runtime, is written at its top and printed when the guest starts.
-# BENCH_REPS, BENCH_RUNTIME (seconds of fio per run) and BENCH_JOBS (fio
-# jobs of every point: N, or Nx for N per vCPU) override the matrix.
+# BENCH names a matrix in bench/matrix/ (default: about 15 minutes with
+# VCPUS=4; quick: about 2).  Its budget, points x reps x 2 allocators x
+# runtime (labbench.matrix), is the first line make bench prints; the
+# guest prints it again when it starts.  BENCH_REPS, BENCH_RUNTIME
+# (seconds of fio per run) and BENCH_JOBS (fio jobs of every point: N, or
+# Nx for N per vCPU) override the matrix.
 #   in:  bench/matrix/$(BENCH), fio-jobs/, the bench kernel and modules
 #   out: results/DATE-COMMIT[-BENCH]/ (results/README.md): fio JSON,
 #        telemetry, points.tsv and runs.tsv (guest/bench-run); summary.json
@@ -162,8 +164,7 @@ BENCH_REPS    ?=
 BENCH_RUNTIME ?=
 BENCH_JOBS    ?=
 BENCH_TIMEOUT ?= 3600
-bench: drivers-bench
-	@[ -f $(BENCH_MATRIX) ] || { echo "bench: no matrix $(BENCH_MATRIX); BENCH= one of: $$(ls bench/matrix)"; exit 2; }
+bench: bench-budget drivers-bench
 	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)$(if $(filter-out default,$(BENCH)),-$(BENCH)); \
 	mkdir -p $$run; echo "bench: results in $$run"; guest/record-run $$run $(VCPUS) bench; \
 	cp $(KBUILD_bench)/.config $$run/kernel.config; \
@@ -172,6 +173,10 @@ bench: drivers-bench
 		BENCH_REPS=$(BENCH_REPS) BENCH_RUNTIME=$(BENCH_RUNTIME) BENCH_JOBS=$(BENCH_JOBS) \
 		guest/bench-run || exit 1; \
 	$(PY) -m labbench.summary $$run && $(PY) -m labbench.check $$run
+bench-budget:
+	@[ -f $(BENCH_MATRIX) ] || { echo "bench: no matrix $(BENCH_MATRIX); BENCH= one of: $$(cd bench/matrix && echo *)"; exit 2; }
+	@$(PY) -m labbench.matrix $(BENCH_MATRIX) $(BENCH_REPS:%=--reps %) $(BENCH_RUNTIME:%=--runtime %) \
+		$(if $(wildcard $(KBUILD_bench)/.lab-built),,--unbuilt)
 
 # Plots of every run with a bench summary.json (RUN/report/*.svg, gnuplot)
 # and one static page over all of them, results/dashboard.html (no server

@@ -5,7 +5,7 @@ summary.json and refuses a copy with one IOPS median changed by 1%;
 labbench.compare finds a run the same as itself; labbench.report writes a
 page that inlines its plots and loads nothing; labbench.fio prints the IOPS
 the summary has.  The modules run as programs (python3 -m), as the Makefile
-runs them.
+runs them; labbench.matrix counts a matrix's points as guest/bench-run does.
 
 usage: python3 -m labbench.test_tools      (bench/ on PYTHONPATH)
 """
@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 import unittest
+
+from . import matrix
 
 FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -123,6 +125,20 @@ class IdabenchRun(Fixture):
         self.assertRebuilt("idabench")
 
 
+class MatrixBudget(unittest.TestCase):
+    def test_counts_points_as_bench_run_reads_them(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp) / "m"
+            path.write_text("# a comment\nreps=2\nruntime=10\n\n"
+                            "a tagpool_blk tags=8 randread-4k 1x 32\n"
+                            "  # indented comment\nb null_blk - randread-4k 2 1\n")
+            self.assertEqual(matrix.read(path), (2, {"reps": 2, "runtime": 10}))
+            # 2 points x 2 reps x 2 allocators x (10 s + 2 s) + 30 s = 126 s
+            self.assertEqual(matrix.budget(path), "about 2 minutes (2 points x 2 reps x 2 "
+                             "allocators x 10 s of fio)")
+            self.assertIn("x 1 reps", matrix.budget(path, reps=1))
+
+
 def main():
     result = unittest.main(module=__name__, exit=False, verbosity=1).result
     failed = [test.id() for test, _ in result.failures + result.errors]
@@ -130,7 +146,7 @@ def main():
         print(f"bench-tools: {len(failed)} of {result.testsRun} checks failed: " + ", ".join(failed))
         sys.exit(1)
     print(f"bench-tools: {result.testsRun} checks of summary, check, compare, report, fio, "
-          f"tagbench and idabench passed")
+          f"matrix, tagbench and idabench passed")
 
 
 if __name__ == "__main__":
