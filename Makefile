@@ -121,12 +121,13 @@ guest_env = env TEST_TIMEOUT=$(TEST_TIMEOUT) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURD
 # Host tests first (userspace builds of our kernel code, from the patched
 # tree), then every guest/tests/*.sh in one boot of the test kernel.
 GUEST_TESTS  ?= $(sort $(wildcard guest/tests/*.sh))
-HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model
+HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model runner-tools
 FUZZ_SECONDS ?= 60
 TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
 host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
 host-test-tag_ida-fuzz  = $(MAKE) -s -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_FLAGS=-seed=1
 host-test-bench-tools   = env $(PY) -m labbench.test_tools
+host-test-runner-tools  = guest/test-runner
 host-test-bench-model   = bench/tags/test-model.sh $(BT)/pool
 test: drivers-test $(BT)/pool/.built
 	@run=$(LOGS)/test-$$(date +%Y%m%d-%H%M%S); mkdir -p $$run/guest; \
@@ -140,7 +141,7 @@ test: drivers-test $(BT)/pool/.built
 		guest/run $(call guest_env,test) guest/run-tests $(GUEST_TESTS) \
 		|| echo "test: the guest test run ended with status $$?"; \
 	rm -f $$run/virtio-disk.img; \
-	guest/summarize $$run/expected $$(ls $$run/host/results $$run/guest/results 2>/dev/null)
+	guest/summarize --tap $$run/results.tap $$run/expected $$(ls $$run/host/results $$run/guest/results 2>/dev/null)
 GUEST_TIMEOUT ?= 1800
 # A sparse scratch disk for the virtio-blk tests (guest/tests/blkmq-virtio-loop.sh).
 TEST_DISK_SIZE ?= 256M
