@@ -113,9 +113,10 @@ boot: kernel-$(KERNEL_FLAVOUR)
 		TIMEOUT=86400 guest/run
 
 # Environment of every guest command: where the repository, the guest
-# scripts and the booted kernel's modules are.
+# scripts, the booted kernel's modules and the kernel tree (its
+# tools/testing/kunit/kunit.py reads KUnit's results) are.
 guest_env = env TEST_TIMEOUT=$(TEST_TIMEOUT) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURDIR)/guest \
-	LAB_MODROOT=$(KBUILD_$(1))/modroot LAB_DRIVERS=$(KBUILD_$(1))/lab-drivers
+	LAB_MODROOT=$(KBUILD_$(1))/modroot LAB_DRIVERS=$(KBUILD_$(1))/lab-drivers LAB_KSRC=$(KSRC)
 
 # --- 7. Tests: every guest/tests/*.sh in one test-kernel boot. ---------------
 # Host tests first (userspace builds of our kernel code, from the patched

@@ -21,27 +21,36 @@ lab_fio() {
 		--output="$LAB_OUT/logs/${LAB_TEST:-fio}${FIO_NAME:+-$FIO_NAME}.fio.json" "$@"
 }
 
-# lab_kunit MODULE SUITE: load a KUnit test module, then turn the KTAP
-# results of SUITE (debugfs) into one result line per case in $LAB_RESULTS:
-# "ok kunit.SUITE.CASE" or "not ok kunit.SUITE.CASE".  Fails when the suite
-# did not pass or left no results.
+# lab_kunit MODULE SUITE: load a KUnit test module and read the KTAP
+# results of SUITE (debugfs) with the kernel's own parser, kunit.py parse
+# of the tree at $LAB_KSRC (its report goes to the test's log, its JSON to
+# logs/kunit-SUITE.json): one result line per case in $LAB_RESULTS, and per
+# parameter of a parameterized case ("ok kunit.SUITE.CASE[.PARAM]", "not ok
+# ...", "ok ... # SKIP").  Fails when the suite did not pass or left no
+# results.  Debian's python3 (the Makefile's PACKAGES), not the caller's.
 lab_kunit() {
 	module=$1 suite=$2
 	results=/sys/kernel/debug/kunit/$suite/results
-	ktap=$LAB_OUT/logs/kunit-$suite.ktap
+	ktap=$LAB_OUT/logs/kunit-$suite.ktap json=$LAB_OUT/logs/kunit-$suite.json
 	lab_modprobe "$module" || fail "cannot load $module"
 	[ -r "$results" ] || fail "KUnit suite $suite left no results in debugfs"
 	cp "$results" "$ktap"
-	cat "$ktap"
-	awk -v suite="$suite" '
-		/^    (not )?ok [0-9]+ / {
-			name = $0; sub(/^ *(not )?ok [0-9]+ /, "", name); sub(/ #.*/, "", name)
-			status = ($1 == "not") ? "not ok" : "ok"
-			if ($0 ~ /# SKIP/) status = "skip"
-			print status " kunit." suite "." name
-		}' "$ktap" >>"$LAB_RESULTS"
 	lab_rmmod "$module"
-	grep -q "^ok [0-9]* $suite" "$ktap" || fail "KUnit suite $suite failed"
+	parsed=0
+	/usr/bin/python3 "${LAB_KSRC:?}/tools/testing/kunit/kunit.py" parse --json="$json" "$ktap" ||
+		parsed=$?
+	[ -s "$json" ] || fail "kunit.py parse found no results in $ktap"
+	/usr/bin/python3 -c '
+import json, sys
+def lines(group, name):
+    for case in group["test_cases"]:
+        st = case["status"]
+        print(("ok " if st in ("PASS", "SKIP") else "not ok ") + name + "." + case["name"]
+              + (" # SKIP" if st == "SKIP" else ""))
+    for sub in group["sub_groups"]:
+        lines(sub, name + "." + sub["name"])
+lines(json.load(open(sys.argv[1])), "kunit")' "$json" >>"$LAB_RESULTS"
+	[ "$parsed" = 0 ] || fail "KUnit suite $suite failed"
 }
 
 # lab_tag_alloc MODE: where blk-mq tag sets created from now on take their
