@@ -36,7 +36,7 @@ KTARBALL  := /usr/src/linux-source-6.12.tar.xz
 PACKAGES  := $(KPKG) make gcc flex bison bc libelf-dev libssl-dev cpio kmod \
 	     rsync git qemu-system-x86 fio busybox-static python3 clang \
 	     libclang-rt-14-dev gnuplot-nox python3-ply python3-git liburcu-dev \
-	     valgrind
+	     valgrind shellcheck
 
 KSRC         := $(KCACHE)/linux-source-6.12
 SERIES_STAMP := $(KSRC)/.git/lab-series-applied
@@ -122,13 +122,18 @@ guest_env = env TEST_TIMEOUT=$(TEST_TIMEOUT) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURD
 # Host tests first (userspace builds of our kernel code, from the patched
 # tree), then every guest/tests/*.sh in one boot of the test kernel.
 GUEST_TESTS  ?= $(sort $(wildcard guest/tests/*.sh))
-HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model runner-tools
+HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools
 FUZZ_SECONDS ?= 60
 TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
 host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
 host-test-tag_ida-fuzz  = $(MAKE) -s -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_FLAGS=-seed=1
 host-test-bench-tools   = env $(PY) -m labbench.test_tools
+host-test-shellcheck    = shellcheck -f gcc $(SHELL_SCRIPTS)
 host-test-runner-tools  = guest/test-runner
+# Every shell script: *.sh and files whose #! line runs bash or sh
+# (shellcheck's settings: .shellcheckrc).
+SHELL_SCRIPTS = $(shell find guest bench kernel-patches .ci -type f -not -path '*/fixtures/*' | sort | \
+	xargs awk 'FNR == 1 { if (FILENAME ~ /\.sh$$/ || /^\#!.*\/(env )?(ba)?sh/) print FILENAME; nextfile }')
 host-test-bench-model   = bench/tags/test-model.sh $(BT)/pool
 test: drivers-test $(BT)/pool/.built
 	@run=$(LOGS)/test-$$(date +%Y%m%d-%H%M%S); mkdir -p $$run/guest; \

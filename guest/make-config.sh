@@ -10,20 +10,21 @@ set -eu
 
 flavour=$1 ksrc=$2 kbuild=$3
 here=$(cd "$(dirname "$0")" && pwd)
-frags="$here/config-common.frag $here/config-$flavour.frag"
+frags=("$here/config-common.frag" "$here/config-$flavour.frag")
 scratch=$kbuild.config-scratch
 
-for f in $frags; do
+for f in "${frags[@]}"; do
 	[ -f "$f" ] || { echo "make-config: no fragment $f (flavour '$flavour')" >&2; exit 1; }
 done
 
 mkdir -p "$scratch" "$kbuild"
 make -s -C "$ksrc" O="$scratch" tinyconfig >/dev/null
-"$ksrc/scripts/kconfig/merge_config.sh" -m -O "$scratch" "$scratch/.config" $frags >/dev/null
+"$ksrc/scripts/kconfig/merge_config.sh" -m -O "$scratch" "$scratch/.config" "${frags[@]}" >/dev/null
 make -s -C "$ksrc" O="$scratch" olddefconfig >/dev/null
 
 bad=0
-for f in $frags; do
+for f in "${frags[@]}"; do
+	frag=$(basename "$f")
 	while IFS= read -r line; do
 		case "$line" in
 		CONFIG_*=*) want=$line ;;
@@ -33,7 +34,7 @@ for f in $frags; do
 		sym=${want#\# }; sym=${sym%%[= ]*}
 		got=$(grep -E "^($sym=|# $sym is not set)" "$scratch/.config" || true)
 		if [ "$got" != "$want" ] && ! { [ -z "$got" ] && [ "${want#\#}" != "$want" ]; }; then
-			echo "make-config: $(basename "$f") asks for '$want', Kconfig gave '${got:-nothing}'" >&2
+			echo "make-config: $frag asks for '$want', Kconfig gave '${got:-nothing}'" >&2
 			bad=1
 		fi
 	done <"$f"
