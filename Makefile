@@ -6,7 +6,7 @@
 #   make test       packages, source, test kernel, then every test;
 #                   last line "N passed, N failed"
 #   make kernel     both guest kernels (test and bench)
-#   make guest      the modules the guest loads, for both kernels
+#   make modules    our modules (drivers/*) for both kernels
 #   make boot       an interactive shell in the guest (VCPUS=8 for 8 CPUs)
 #   make bench BENCH=quick   the 3-point matrix (bench/matrix/)
 #   make report     plots of every run and results/dashboard.html
@@ -45,7 +45,7 @@ KBUILD_test  := $(KCACHE)/build-test
 KBUILD_bench := $(KCACHE)/build-bench
 LOGS         := $(KCACHE)/logs
 
-.PHONY: bench test kernel kernel-test kernel-bench guest boot clean distclean \
+.PHONY: bench test kernel kernel-test kernel-bench modules boot clean distclean \
 	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida \
 	bench-tags-native bench-scale \
 	bench-ida-native fuzz checkpatch report compare bench-budget
@@ -97,6 +97,7 @@ DRIVERS     := $(patsubst drivers/%/Makefile,%,$(wildcard drivers/*/Makefile))
 # drivers/idabench/native_ida.c is a host program (bench-ida-native), not module code.
 DRIVER_SRCS := $(filter-out drivers/idabench/native_ida.c, \
 	       $(wildcard drivers/*/*.c drivers/*/*.h drivers/*/Makefile))
+modules: drivers-test drivers-bench
 drivers-test: $(KBUILD_test)/.lab-drivers
 drivers-bench: $(KBUILD_bench)/.lab-drivers
 $(KCACHE)/build-%/.lab-drivers: $(KCACHE)/build-%/.lab-built $(DRIVER_SRCS)
@@ -107,7 +108,6 @@ $(KCACHE)/build-%/.lab-drivers: $(KCACHE)/build-%/.lab-built $(DRIVER_SRCS)
 	@touch $@
 
 # --- 6. The guest: booted by guest/run, userland is the host's root over 9p. -
-guest: drivers-test drivers-bench
 boot: kernel-$(KERNEL_FLAVOUR)
 	KERNEL=$(KBUILD_$(KERNEL_FLAVOUR))/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) \
 		TIMEOUT=86400 guest/run
