@@ -5,7 +5,7 @@
 #                     (about 15 minutes; BENCH=quick about 2)
 #   make test       packages, source, test kernel, then every test;
 #                   last line "N passed, N failed"
-#   make kernel     both guest kernels (test and bench)
+#   make kernel     the guest kernels (test, bench, PREEMPT_RT test)
 #   make modules    our modules (drivers/*) for both kernels
 #   make boot       an interactive shell in the guest (VCPUS=8 for 8 CPUs)
 #   make bench BENCH=quick   the 3-point matrix (bench/matrix/)
@@ -42,10 +42,12 @@ KSRC         := $(KCACHE)/linux-source-6.12
 SERIES_STAMP := $(KSRC)/.git/lab-series-applied
 PATCHES      := kernel-patches/series $(wildcard kernel-patches/*.patch)
 KBUILD_test  := $(KCACHE)/build-test
+BT           := $(KCACHE)/bench-tags
 KBUILD_bench := $(KCACHE)/build-bench
+KBUILD_rt    := $(KCACHE)/build-rt
 LOGS         := $(KCACHE)/logs
 
-.PHONY: bench test kernel kernel-test kernel-bench modules boot clean distclean \
+.PHONY: bench test kernel kernel-test kernel-bench kernel-rt modules boot clean distclean \
 	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida \
 	bench-tags-native bench-scale \
 	bench-ida-native fuzz checkpatch report compare bench-budget
@@ -80,11 +82,15 @@ $(KBUILD_test)/.config: guest/config-common.frag guest/config-test.frag guest/ma
 $(KBUILD_bench)/.config: guest/config-common.frag guest/config-bench.frag guest/make-config.sh $(SERIES_STAMP)
 	guest/make-config.sh bench $(KSRC) $(KBUILD_bench)
 	@touch $@
+$(KBUILD_rt)/.config: guest/config-common.frag guest/config-rt.frag guest/make-config.sh $(SERIES_STAMP)
+	guest/make-config.sh rt $(KSRC) $(KBUILD_rt)
+	@touch $@
 
 # --- 4. Kernels and their modules (installed under KBUILD/modroot). ----------
-kernel: kernel-test kernel-bench
+kernel: kernel-test kernel-bench kernel-rt
 kernel-test: $(KBUILD_test)/.lab-built
 kernel-bench: $(KBUILD_bench)/.lab-built
+kernel-rt: $(KBUILD_rt)/.lab-built
 $(KCACHE)/build-%/.lab-built: $(KCACHE)/build-%/.config $(SERIES_STAMP)
 	@echo "kernel: building the $* kernel in $(@D) (linux-source-6.12 $$(cat $(KSRC)/.git/lab-source-version))"
 	$(MAKE) -s -C $(KSRC) O=$(@D) -j$(JOBS) bzImage modules
@@ -135,20 +141,34 @@ host-test-runner-tools  = guest/test-runner
 SHELL_SCRIPTS = $(shell find guest bench kernel-patches .ci -type f -not -path '*/fixtures/*' | sort | \
 	xargs awk 'FNR == 1 { if (FILENAME ~ /\.sh$$/ || /^\#!.*\/(env )?(ba)?sh/) print FILENAME; nextfile }')
 host-test-bench-model   = bench/tags/test-model.sh $(BT)/pool
-test: drivers-test $(BT)/pool/.built
+# Then GUEST_TESTS_RT, named rt-*, in a boot of the PREEMPT_RT kernel.
+GUEST_TESTS_RT ?= guest/tests/kunit-percpu_tags.sh guest/tests/null_blk-verify.sh
+test: drivers-test $(BT)/pool/.built $(if $(GUEST_TESTS_RT),$(KBUILD_rt)/.lab-built)
 	@run=$(LOGS)/test-$$(date +%Y%m%d-%H%M%S); mkdir -p $$run/guest; \
 	echo "test: logs in $$run"; guest/record-run $$run $(VCPUS) test; \
 	for t in $(HOST_TESTS); do echo $$t; done >$$run/expected; \
 	$(foreach t,$(HOST_TESTS),guest/host-test $$run/host $(t) $(host-test-$(t));) \
 	for t in $(GUEST_TESTS); do basename $$t .sh; done >>$$run/expected; \
+	for t in $(GUEST_TESTS_RT); do echo rt-$$(basename $$t .sh); done >>$$run/expected; \
 	truncate -s $(TEST_DISK_SIZE) $$run/virtio-disk.img; \
 	KERNEL=$(KBUILD_test)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) \
-		TIMEOUT=$(GUEST_TIMEOUT) OUT=$$run/guest DISK=$$run/virtio-disk.img \
+		MAXCPUS=$(TEST_MAXCPUS) TIMEOUT=$(GUEST_TIMEOUT) OUT=$$run/guest DISK=$$run/virtio-disk.img \
 		guest/run $(call guest_env,test) guest/run-tests $(GUEST_TESTS) \
 		|| echo "test: the guest test run ended with status $$?"; \
 	rm -f $$run/virtio-disk.img; \
-	guest/summarize --tap $$run/results.tap $$run/expected $$(ls $$run/host/results $$run/guest/results 2>/dev/null)
+	if [ -n "$(GUEST_TESTS_RT)" ]; then \
+		echo "test: the PREEMPT_RT kernel"; \
+		KERNEL=$(KBUILD_rt)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) \
+			MAXCPUS=$(TEST_MAXCPUS) TIMEOUT=$(GUEST_TIMEOUT) OUT=$$run/guest-rt \
+			guest/run $(call guest_env,rt) LAB_TEST_PREFIX=rt- guest/run-tests $(GUEST_TESTS_RT) \
+			|| echo "test: the RT guest test run ended with status $$?"; \
+	fi; \
+	guest/summarize --tap $$run/results.tap $$run/expected \
+		$$(ls $$run/host/results $$run/guest/results $$run/guest-rt/results 2>/dev/null)
 GUEST_TIMEOUT ?= 1800
+# The tests' guest has 64 possible CPUs, VCPUS of them online: the pool must
+# size itself by the CPUs that use it, not the possible ones.
+TEST_MAXCPUS  ?= 64
 # A sparse scratch disk for the virtio-blk tests (guest/tests/blkmq-virtio-loop.sh).
 TEST_DISK_SIZE ?= 256M
 TEST_TIMEOUT  ?= 420
@@ -276,7 +296,6 @@ bench-ida: drivers-bench $(IDA_NATIVE)/native_ida
 # also builds the pool as this repository's series had it at REV
 # (bench/tags/pool-at-rev.sh), measured beside the current one.
 # Results: results/DATE-COMMIT-native/ and -scale/ (results/README.md).
-BT          := $(KCACHE)/bench-tags
 BT_SRCS     := $(wildcard bench/kshim/* bench/tags/*.c bench/tags/*.h) bench/tags/build.sh
 POOL_BASE   ?=
 PY          := PYTHONPATH=$(CURDIR)/bench python3

@@ -79,17 +79,24 @@ lab_expect_tag_alloc() {
 	grep -qw "$want" "$flags" || fail "$1: tags do not come from $2: $(cat "$flags")"
 }
 
-# lab_expect_no_lost_tags DISK: DISK is idle and every tag pool of its
-# hardware queues (driver and scheduler tags) has all its tags free again.
+# lab_expect_no_lost_tags DISK: DISK is idle and no tag of its hardware
+# queues (driver and scheduler tags) is left handed out: every pool has all
+# its tags free (nr_free=depth), every sbitmap none busy (busy=0).  Fails
+# when no debugfs file had either figure: the check must not pass vacuously.
 lab_expect_no_lost_tags() {
-	for f in /sys/kernel/debug/block/$1/hctx*/tags /sys/kernel/debug/block/$1/hctx*/sched_tags; do
+	local f n checked=0
+	for f in /sys/kernel/debug/block/"$1"/hctx*/tags /sys/kernel/debug/block/"$1"/hctx*/sched_tags; do
 		[ -r "$f" ] || continue
-		awk -v f="$f" '
+		n=$(awk -v f="$f" '
 			/^depth=/ { depth = substr($0, 7) }
-			/^nr_free=/ { free = substr($0, 9)
-				if (free != depth) { print f ": " free " of " depth " tags free"; lost = 1 } }
-			END { exit lost }' "$f" || fail "$1 lost tags"
+			/^nr_free=/ { n++; free = substr($0, 9)
+				if (free != depth) { print f ": " free " of " depth " pool tags free" > "/dev/stderr"; lost = 1 } }
+			/^busy=/ { n++; busy = substr($0, 6)
+				if (busy != 0) { print f ": " busy " sbitmap tags busy" > "/dev/stderr"; lost = 1 } }
+			END { print n + 0; exit lost }' "$f") || fail "$1 lost tags"
+		checked=$((checked + n))
 	done
+	[ "$checked" -gt 0 ] || fail "$1: no tag counts in debugfs to check"
 }
 
 # lab_watchdog SECONDS CMD...: run CMD; if it has not finished after

@@ -19,42 +19,53 @@ rm -rf "$out.tmp"
 mkdir -p "$out.tmp/include" "$out.tmp/native" "$out.tmp/model"
 inc=$out.tmp/include
 # The kernel headers the kshim stands in for, and the three real ones.
-for h in $(grep -v '^#' "$kshim/headers"); do
-	mkdir -p "$inc/$(dirname "$h")"
-	echo '#include "kshim.h"' >"$inc/$h"
-done
+while read -ra names; do
+	case ${names[0]:-#} in '#'*) continue ;; esac
+	for h in "${names[@]}"; do
+		mkdir -p "$inc/$(dirname "$h")"
+		echo '#include "kshim.h"' >"$inc/$h"
+	done
+done <"$kshim/headers"
 cp "$src"/include/linux/{sbitmap,percpu_tags,tag_ida}.h "$inc/linux/"
 
 # Warnings as the kernel's build has them (it turns off pointer signedness).
-kflags="-O2 -g -std=gnu11 -fno-strict-aliasing -Wall -Wno-pointer-sign
-	-Wno-unused-function -I$inc -I$kshim -DTAGS_POOL_NAME=\"$name\""
-kernel_files="$src/lib/percpu_tags.c $src/lib/tag_ida.c $src/lib/sbitmap.c $tags/alloc.c"
-hflags="-O2 -g -Wall -Werror -I$kshim"
+kflags=(-O2 -g -std=gnu11 -fno-strict-aliasing -Wall -Wno-pointer-sign
+	-Wno-unused-function "-I$inc" "-I$kshim" "-DTAGS_POOL_NAME=\"$name\"")
+kernel_files=("$src/lib/percpu_tags.c" "$src/lib/tag_ida.c" "$src/lib/sbitmap.c" "$tags/alloc.c")
+hflags=(-O2 -g -Wall -Werror "-I$kshim")
 
-objs() { for f in "$@"; do echo "$dir/$(basename "$f" .c).o"; done; }
+# link OUTPUT SOURCE... [-lLIB]: link the objects of the sources in $dir.
+link() {
+	local cc=$1 output=$2 f objs=()
+	shift 2
+	for f in "$@"; do
+		case $f in -l*) objs+=("$f") ;; *) objs+=("$dir/$(basename "$f" .c).o") ;; esac
+	done
+	"$cc" -o "$output" "${objs[@]}"
+}
 
 dir=$out.tmp/native
-for f in $kernel_files; do gcc $kflags -c "$f" -o "$dir/$(basename "$f" .c).o"; done
+for f in "${kernel_files[@]}"; do gcc "${kflags[@]}" -c "$f" -o "$dir/$(basename "$f" .c).o"; done
 for f in "$kshim/common.c" "$kshim/rt-native.c" "$tags/native.c"; do
-	gcc $hflags -c "$f" -o "$dir/$(basename "$f" .c).o"
+	gcc "${hflags[@]}" -c "$f" -o "$dir/$(basename "$f" .c).o"
 done
-gcc -o "$out.tmp/native-bench" $(objs $kernel_files "$kshim/common.c" \
-	"$kshim/rt-native.c" "$tags/native.c") -lpthread
+link gcc "$out.tmp/native-bench" "${kernel_files[@]}" "$kshim/common.c" \
+	"$kshim/rt-native.c" "$tags/native.c" -lpthread
 
 dir=$out.tmp/model
-for f in $kernel_files "$tags/model-check-ops.c"; do
-	clang $kflags -DKSHIM_MODEL -fsanitize=thread -c "$f" -o "$dir/$(basename "$f" .c).o"
+for f in "${kernel_files[@]}" "$tags/model-check-ops.c"; do
+	clang "${kflags[@]}" -DKSHIM_MODEL -fsanitize=thread -c "$f" -o "$dir/$(basename "$f" .c).o"
 done
 for f in "$kshim/common.c" "$kshim/rt-model.c" "$tags/scale.c" "$tags/model-check.c" \
 	 "$tags/waitrace.c"; do
-	clang $hflags -DKSHIM_MODEL -c "$f" -o "$dir/$(basename "$f" .c).o"
+	clang "${hflags[@]}" -DKSHIM_MODEL -c "$f" -o "$dir/$(basename "$f" .c).o"
 done
-clang -o "$out.tmp/scale" $(objs $kernel_files "$kshim/common.c" \
-	"$kshim/rt-model.c" "$tags/scale.c")
-clang -o "$out.tmp/model-check" $(objs "$tags/model-check-ops.c" \
-	"$kshim/common.c" "$kshim/rt-model.c" "$tags/model-check.c")
-clang -o "$out.tmp/waitrace" $(objs $kernel_files "$kshim/common.c" \
-	"$kshim/rt-model.c" "$tags/waitrace.c")
+link clang "$out.tmp/scale" "${kernel_files[@]}" "$kshim/common.c" \
+	"$kshim/rt-model.c" "$tags/scale.c"
+link clang "$out.tmp/model-check" "$tags/model-check-ops.c" \
+	"$kshim/common.c" "$kshim/rt-model.c" "$tags/model-check.c"
+link clang "$out.tmp/waitrace" "${kernel_files[@]}" "$kshim/common.c" \
+	"$kshim/rt-model.c" "$tags/waitrace.c"
 
 rm -rf "$out"
 mv "$out.tmp" "$out"

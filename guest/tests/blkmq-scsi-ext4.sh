@@ -41,7 +41,9 @@ for mode in pool sbitmap; do
 	udevadm settle 2>/dev/null || true
 	disk=
 	for _ in $(seq 50); do disk=$(scsi_disk) && break; sleep 0.1; done
-	[ -n "$disk" ] && lab_wait_blockdev "$disk" || fail "scsi_debug made no disk"
+	if [ -z "$disk" ] || ! lab_wait_blockdev "$disk"; then
+		fail "scsi_debug made no disk"
+	fi
 	lab_expect_tag_alloc "$disk" "$mode"
 	for sched in none mq-deadline kyber bfq; do
 		echo "== scsi_debug $disk, $sched, tags from $mode"
