@@ -9,7 +9,9 @@ RESULTS/dashboard.html, that needs no server and loads nothing: the latest
 run with its plots inlined, each point flagged when its IOPS fell (or rose)
 beyond its own noise against the previous run that has the same point (and
 against BASELINE when given), and the history of every run with a
-sparkline per point.
+sparkline per point.  Runs of make bench-scale and make bench-tags-native
+(schemas tags-scale/1, tags-native/1) are drawn by labbench.tagsplots and
+the newest of each closes the page.
 
 usage: python3 -m labbench.report RESULTS [BASELINE]
 """
@@ -348,7 +350,7 @@ def history_table(history, runs):
     return "\n".join(out)
 
 
-def page(results, history, runs, baseline):
+def page(results, history, runs, baseline, allocator):
     s, run = history[-1], runs[-1]
     info = s.get("run_info", {})
     e = html.escape
@@ -377,6 +379,7 @@ A/B by {e(s['ab_param'])}{', baseline ' + e(baseline['run']) if baseline else ''
 <h2>History</h2>
 <p class=small>Newest first; per point the pool (p) and sbitmap (s) median IOPS and their ratio.</p>
 {history_table(history, runs)}
+{allocator}
 </body></html>
 """
 
@@ -401,8 +404,11 @@ def main(results, baseline_arg=None):
     for run, summary in zip(runs, history):
         made = plot_run(run, summary)
         print(f"labbench.report: {run}/report/: {' '.join(made)}")
+    from . import tagsplots
+    for run, made in tagsplots.plot_all(results):
+        print(f"labbench.report: {run}/report/: {' '.join(made)}")
     out = results / "dashboard.html"
-    out.write_text(page(results, history, runs, baseline))
+    out.write_text(page(results, history, runs, baseline, tagsplots.section(results, inline_svg)))
     print(f"labbench.report: {out} (latest {history[-1]['run']}, {len(history)} runs)")
 
 
