@@ -5,7 +5,12 @@ fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "$*"; exit 77; }
 
 # lab_modprobe MODULE [PARAM=VALUE...]: load a module built for this kernel.
+# Fails when it is loaded already: modprobe would keep the old parameters.
 lab_modprobe() {
+	if [ -e "/sys/module/$1/initstate" ]; then
+		echo "lab_modprobe: $1 is loaded already (an earlier test left it?)" >&2
+		return 1
+	fi
 	modprobe -d "$LAB_MODROOT" "$@"
 }
 

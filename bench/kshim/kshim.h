@@ -494,6 +494,7 @@ static inline void *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp)
 
 /* ---- CPUs ------------------------------------------------------------------------ */
 #define NR_CPUS			4096
+#define CONFIG_NR_CPUS		NR_CPUS
 #define raw_smp_processor_id()	(kshim_cpu_id)
 #define smp_processor_id()	(kshim_cpu_id)
 #define num_possible_cpus()	(nr_cpu_ids)
