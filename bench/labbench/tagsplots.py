@@ -156,6 +156,14 @@ def plot_by_users(out, rows, allocs, depths, inflights):
     return made
 
 
+def short(scenario):
+    """A scenario's axis label: 1T (one thread), 2T own (two threads, each
+    freeing its own tags), 2T cross (each freeing the other's), and the depth."""
+    who = {1: "1T"}.get(scenario["threads"]) or ("2T own" if scenario["mode"] == "same"
+                                                else "2T cross")
+    return f"{who} d{scenario['depth']}"
+
+
 def plot_native(run, summary):
     """ns.svg and instructions.svg of a bench-tags-native run."""
     out = pathlib.Path(run) / "report"
@@ -183,7 +191,7 @@ def plot_native(run, summary):
             base = 3 + 4 * i
             off = f"($1 - 0.4 + {width / 2 + i * width:.4f})"
             if errors:
-                plots.append(f"'native.dat' using {off}:{base}:{base + 1}:{base + 2} "
+                plots.append(f"'native.dat' using {off}:{base}:{base + 1}:{base + 2}:({width:.4f}) "
                              f"with boxerrorbars lc rgb '{COLOURS[i % len(COLOURS)]}' "
                              f"title '{a}'")
             else:
@@ -191,10 +199,10 @@ def plot_native(run, summary):
                              f"lc rgb '{COLOURS[i % len(COLOURS)]}' title '{a}'")
         script = GNUPLOT_HEAD.format(out=name).replace("size 900,440", "size 1100,520")
         script += (f"set title '{title}'\nset style fill solid 0.7\n"
-                   f"set boxwidth {width:.4f}\nset xtics rotate by -30 font ',8'\n"
+                   f"set boxwidth {width:.4f}\nset xtics font ',8'\n"
                    "set xtics (" + ", ".join(
-                       f"'{s['name']}' {i}" for i, s in enumerate(summary["scenarios"]))
-                   + ")\nset yrange [0:*]\n"
+                       f"\"{short(s)}\" {i}" for i, s in enumerate(summary["scenarios"]))
+                   + ")\n" + ("set logscale y\n" if errors else "set yrange [0:*]\n") +
                    f"plot {', '.join(plots)}\n")
         gnuplot(script, out)
         made.append(name)
