@@ -35,6 +35,43 @@ def family_name(topo, users):
     return f"queue-{users}cpu" if topo == "queue" else "shared"
 
 
+def transfer_panels(out, name, rows, x, allocs, depths, inflights, title):
+    """Write NAME (and its .dat) in OUT: transfers per I/O of ROWS against
+    their key X, one line per allocator, a panel per depth (columns) and
+    in-flight count (rows).  Returns NAME."""
+    data = out / (name[:-4] + ".dat")
+    lines = []
+    for d in depths:
+        for q in inflights:
+            lines.append(f"# depth {d} inflight {q}")
+            sel = [r for r in rows if r["depth"] == d and r["inflight"] == q]
+            for v in sorted({r[x] for r in sel}):
+                cells = [str(v)]
+                for a in allocs:
+                    m = [r for r in sel if r[x] == v and r["alloc"] == a]
+                    cells.append(f"{max(m[0]['transfers'], FLOOR):.6g}" if m else "?")
+                lines.append(" ".join(cells))
+            lines += ["", ""]
+    data.write_text("\n".join(lines) + "\n")
+    script = GNUPLOT_HEAD.format(out=name).replace("size 900,440", "size 1500,900")
+    script += (f"set multiplot layout {len(inflights)},{len(depths)} title "
+               f"'{title} (model; 0 drawn at {FLOOR})'\n"
+               "set logscale x 2\nset logscale y\nset format y '%g'\n"
+               "set key top left font ',8'\nset xtics font ',8'\nset ytics font ',8'\n")
+    # Data blocks are depth-major; panels go row by row.
+    for qi, q in enumerate(inflights):
+        for di, d in enumerate(depths):
+            block = di * len(inflights) + qi
+            plots = ", ".join(
+                f"'{data.name}' index {block} using 1:{i + 2} with linespoints pt 7 ps 0.5 "
+                f"lc rgb '{COLOURS[i % len(COLOURS)]}' title '{a}'"
+                for i, a in enumerate(allocs))
+            script += f"set title 'depth {d}, {q} in flight per CPU' font ',9'\nplot {plots}\n"
+    script += "unset multiplot\n"
+    gnuplot(script, out)
+    return name
+
+
 def plot_scale(run, summary):
     """SVGs of a bench-scale run in RUN/report/; returns their names."""
     out = pathlib.Path(run) / "report"
@@ -46,45 +83,15 @@ def plot_scale(run, summary):
     made = []
     for topo, users in families(rows):
         for completion in sorted({r["completion"] for r in rows}):
-            name = f"transfers-{family_name(topo, users)}-{completion}.svg"
-            data = out / (name[:-4] + ".dat")
-            lines = []
-            for d in depths:
-                for q in inflights:
-                    lines.append(f"# depth {d} inflight {q}")
-                    sel = [r for r in rows if r["topology"] == topo and
-                           (users is None or r["users"] == users) and r["depth"] == d and
-                           r["inflight"] == q and r["completion"] == completion]
-                    for p in sorted({r["possible"] for r in sel}):
-                        cells = [str(p)]
-                        for a in allocs:
-                            m = [r for r in sel if r["possible"] == p and r["alloc"] == a]
-                            cells.append(f"{max(m[0]['transfers'], FLOOR):.6g}" if m else "?")
-                        lines.append(" ".join(cells))
-                    lines += ["", ""]
-            data.write_text("\n".join(lines) + "\n")
+            sel = [r for r in rows if r["topology"] == topo and r["completion"] == completion
+                   and (users is None or r["users"] == users)]
             who = (f"one tag space per hardware queue, {users} CPU(s) mapped to it"
                    if topo == "queue" else "one tag space shared by all CPUs")
-            script = GNUPLOT_HEAD.format(out=name).replace("size 900,440", "size 1500,900")
-            script += (f"set multiplot layout {len(inflights)},{len(depths)} title "
-                       f"'Cache-line transfers per I/O against possible CPUs: {who}, "
-                       f"completion {completion} (model; 0 drawn at {FLOOR})'\n"
-                       "set logscale x 2\nset logscale y\nset format y '%g'\n"
-                       "set key top left font ',8'\nset xtics font ',8'\nset ytics font ',8'\n")
-            # Panels row by in-flight count, column by depth (data blocks
-            # are in depth-major order).
-            for qi, q in enumerate(inflights):
-                for di, d in enumerate(depths):
-                    block = di * len(inflights) + qi
-                    plots = ", ".join(
-                        f"'{data.name}' index {block} using 1:{i + 2} with linespoints pt 7 ps 0.5 "
-                        f"lc rgb '{COLOURS[i % len(COLOURS)]}' title '{a}'"
-                        for i, a in enumerate(allocs))
-                    script += f"set title 'depth {d}, {q} in flight per CPU' font ',9'\n"
-                    script += f"plot {plots}\n"
-            script += "unset multiplot\n"
-            gnuplot(script, out)
-            made.append(name)
+            made.append(transfer_panels(
+                out, f"transfers-{family_name(topo, users)}-{completion}.svg", sel, "possible",
+                allocs, depths, inflights,
+                f"Cache-line transfers per I/O against possible CPUs: {who}, "
+                f"completion {completion}"))
 
     made += plot_by_users(out, rows, allocs, depths, inflights)
 
@@ -117,43 +124,13 @@ def plot_by_users(out, rows, allocs, depths, inflights):
     if not queue:
         return []
     possible = max(r["possible"] for r in queue)
-    made = []
-    for completion in sorted({r["completion"] for r in queue}):
-        name = f"transfers-by-users-{completion}.svg"
-        data = out / (name[:-4] + ".dat")
-        lines = []
-        for d in depths:
-            for q in inflights:
-                lines.append(f"# depth {d} inflight {q}")
-                sel = [r for r in queue if r["possible"] == possible and r["depth"] == d and
-                       r["inflight"] == q and r["completion"] == completion]
-                for u in sorted({r["users"] for r in sel}):
-                    cells = [str(u)]
-                    for a in allocs:
-                        m = [r for r in sel if r["users"] == u and r["alloc"] == a]
-                        cells.append(f"{max(m[0]['transfers'], FLOOR):.6g}" if m else "?")
-                    lines.append(" ".join(cells))
-                lines += ["", ""]
-        data.write_text("\n".join(lines) + "\n")
-        script = GNUPLOT_HEAD.format(out=name).replace("size 900,440", "size 1500,900")
-        script += (f"set multiplot layout {len(inflights)},{len(depths)} title "
-                   f"'Cache-line transfers per I/O against CPUs mapped to one hardware queue: "
-                   f"{possible} possible CPUs, completion {completion} (model; 0 drawn at {FLOOR})'\n"
-                   "set logscale x 2\nset logscale y\nset format y '%g'\n"
-                   "set key top left font ',8'\nset xtics font ',8'\nset ytics font ',8'\n")
-        for qi, q in enumerate(inflights):
-            for di, d in enumerate(depths):
-                block = di * len(inflights) + qi
-                plots = ", ".join(
-                    f"'{data.name}' index {block} using 1:{i + 2} with linespoints pt 7 ps 0.5 "
-                    f"lc rgb '{COLOURS[i % len(COLOURS)]}' title '{a}'"
-                    for i, a in enumerate(allocs))
-                script += f"set title 'depth {d}, {q} in flight per CPU' font ',9'\n"
-                script += f"plot {plots}\n"
-        script += "unset multiplot\n"
-        gnuplot(script, out)
-        made.append(name)
-    return made
+    return [transfer_panels(
+        out, f"transfers-by-users-{completion}.svg",
+        [r for r in queue if r["possible"] == possible and r["completion"] == completion],
+        "users", allocs, depths, inflights,
+        f"Cache-line transfers per I/O against CPUs mapped to one hardware queue: "
+        f"{possible} possible CPUs, completion {completion}")
+        for completion in sorted({r["completion"] for r in queue})]
 
 
 def short(scenario):
