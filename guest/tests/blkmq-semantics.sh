@@ -108,13 +108,18 @@ for mode in pool sbitmap; do
 
 	echo "== (c) tags_bitmap with every tag held, tags from $mode"
 	lab_modprobe null_blk queue_mode=2 nr_devices=1 submit_queues=1 \
-		hw_queue_depth=32 irqmode=2 completion_nsec=3000000000 ||
+		hw_queue_depth=32 irqmode=2 completion_nsec=4000000000 ||
 		fail "cannot load null_blk"
 	echo none >/sys/block/nullb0/queue/scheduler
-	run_fio "$mode-hold" /dev/nullb0 randread 32 1 2 >/dev/null &
+	run_fio "$mode-hold" /dev/nullb0 randread 32 1 1 >/dev/null &
 	hold=$!
-	sleep 1.5
-	cp /sys/kernel/debug/block/nullb0/hctx0/tags_bitmap "$LAB_OUT/tags_bitmap.$mode"
+	# Each request takes 4 s (null_blk times out at 5): copy the bitmap
+	# once fio has all 32 out (its start takes a second or more under TCG).
+	for _ in $(seq 50); do
+		cp /sys/kernel/debug/block/nullb0/hctx0/tags_bitmap "$LAB_OUT/tags_bitmap.$mode"
+		! grep -q '^00000000: ffff ffff$' "$LAB_OUT/tags_bitmap.$mode" || break
+		sleep 0.2
+	done
 	wait "$hold"
 	cat "$LAB_OUT/tags_bitmap.$mode"
 	lab_expect_no_lost_tags nullb0
