@@ -33,13 +33,13 @@ def point_key(point, vcpus):
     return (point["name"], point["device"], point["job"], point["jobs"], point["depth"], vcpus)
 
 
-def load_summary(run):
-    """A run's summary.json if it has the bench schema, else None."""
+def load_summary(run, schema=SCHEMA):
+    """A run's summary.json if it has SCHEMA (the bench schema), else None."""
     path = pathlib.Path(run) / "summary.json"
     if not path.exists():
         return None
     data = json.loads(path.read_text())
-    return data if data.get("schema") == SCHEMA else None
+    return data if data.get("schema") == schema else None
 
 
 def read_points(run):

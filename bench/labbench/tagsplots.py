@@ -5,23 +5,15 @@ panel per depth and in-flight count, and memory against CPUs; for a
 bench-tags-native run (tags-native/1), ns and instructions per pair.
 Imported by labbench.report, which calls plot_scale() and plot_native()."""
 import html
-import json
 import pathlib
 
 from .report import GNUPLOT_HEAD, gnuplot
+from .summary import load_summary
 
 SCALE_SCHEMA = "tags-scale/1"
 NATIVE_SCHEMA = "tags-native/1"
 COLOURS = ["#ff7f0e", "#1f77b4", "#2ca02c", "#d62728", "#9467bd"]
 FLOOR = 1e-3    # zero transfers, drawn on a log scale
-
-
-def load(run, schema):
-    path = pathlib.Path(run) / "summary.json"
-    if not path.exists():
-        return None
-    data = json.loads(path.read_text())
-    return data if data.get("schema") == schema else None
 
 
 def families(rows):
@@ -189,7 +181,7 @@ def plot_native(run, summary):
 def latest(runs, schema):
     """The newest run folder of RUNS whose summary.json has SCHEMA, and its summary."""
     for run in reversed(runs):
-        summary = load(run, schema)
+        summary = load_summary(run, schema)
         if summary:
             return run, summary
     return None, None
@@ -200,7 +192,7 @@ def plot_all(results):
     made = []
     for run in sorted(p for p in pathlib.Path(results).iterdir() if p.is_dir()):
         for schema, plot in ((SCALE_SCHEMA, plot_scale), (NATIVE_SCHEMA, plot_native)):
-            summary = load(run, schema)
+            summary = load_summary(run, schema)
             if summary:
                 made.append((run, plot(run, summary)))
     return made
