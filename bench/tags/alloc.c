@@ -19,6 +19,15 @@
 #endif
 const char tags_pool_name[] = TAGS_POOL_NAME;
 
+/*
+ * Frees the tag into the allocating CPU's cache, as blk_mq_put_tag() does;
+ * weak so that a pool built from an older series, which lacks it, is freed
+ * with percpu_tag_free() instead.
+ */
+#pragma weak percpu_tag_free_to
+void percpu_tag_free_to(struct percpu_tag_pool *pool, unsigned int tag,
+			unsigned int cpu);
+
 struct tags {
 	enum tags_kind kind;
 	unsigned int depth;
@@ -119,6 +128,8 @@ void tags_put(struct tags *t, unsigned int tag, unsigned int alloc_cpu)
 {
 	if (t->kind == TAGS_SBITMAP)
 		sbitmap_queue_clear(t->sbq, tag, alloc_cpu);
+	else if (t->kind == TAGS_POOL && percpu_tag_free_to)
+		percpu_tag_free_to(t->pool, tag, alloc_cpu);
 	else if (t->kind == TAGS_POOL)
 		percpu_tag_free(t->pool, tag);
 }
