@@ -2,7 +2,7 @@
 #
 #   make            = make bench: packages, kernel source + our series,
 #                     bench kernel, our modules, default benchmark -> results/
-#                     (about 15 minutes; BENCH=quick about 2)
+#                     (about 17 minutes; BENCH=quick about 2)
 #   make test       packages, source, test kernel, then every test;
 #                   last line "N passed, N failed"
 #   make kernel     the guest kernels (test, bench, PREEMPT_RT test)
@@ -174,7 +174,7 @@ TEST_DISK_SIZE ?= 256M
 TEST_TIMEOUT  ?= 420
 
 # --- 8. Benchmarks: a matrix of fio points on the bench kernel -> results/. ---
-# BENCH names a matrix in bench/matrix/ (default: about 15 minutes with
+# BENCH names a matrix in bench/matrix/ (default: about 17 minutes with
 # VCPUS=4; quick: about 2).  Its budget, points x reps x 2 allocators x
 # runtime (labbench.matrix), is the first line make bench prints; the
 # guest prints it again when it starts.  BENCH_REPS, BENCH_RUNTIME
@@ -207,7 +207,7 @@ bench-budget:
 			$(if $(wildcard $(KBUILD_bench)/.lab-built),,--unbuilt); \
 	else \
 		echo "bench: the $(BENCH) matrix takes the time written at the top of $(BENCH_MATRIX)" \
-			"(default: about 15 minutes; make bench BENCH=quick: about 2)"; \
+			"(default: about 17 minutes; make bench BENCH=quick: about 2)"; \
 	fi
 
 # Plots of every run with a bench summary.json (RUN/report/*.svg, gnuplot)

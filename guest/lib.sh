@@ -65,6 +65,32 @@ lab_tag_alloc() {
 		fail "cannot set blk_mq.tag_alloc=$1"
 }
 
+# lab_nullb_add NAME [ATTR=VALUE...]: a null_blk device made through
+# configfs (null_blk loaded): /sys/kernel/config/nullb/NAME, each ATTR
+# written in order, then powered on, which creates /dev/NAME.  False, naming
+# the attribute, when one is refused.
+lab_nullb_add() {
+	local dir=/sys/kernel/config/nullb/$1 a
+	shift
+	mkdir "$dir" || return 1
+	for a in "$@"; do
+		if ! echo "${a#*=}" >"$dir/${a%%=*}"; then
+			echo "lab_nullb_add: $dir refused ${a%%=*}=${a#*=}" >&2
+			return 1
+		fi
+	done
+	echo 1 >"$dir/power"
+}
+
+# lab_nullb_del NAME: power off and remove the configfs null_blk device
+# NAME if it exists; null_blk cannot be unloaded while it does.
+lab_nullb_del() {
+	local dir=/sys/kernel/config/nullb/$1
+	[ -d "$dir" ] || return 0
+	echo 0 >"$dir/power" || true
+	rmdir "$dir"
+}
+
 # lab_wait_blockdev DISK: wait up to 5 s for /dev/DISK to appear; false if
 # it does not.
 lab_wait_blockdev() {

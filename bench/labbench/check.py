@@ -2,7 +2,11 @@
 recomputed here without labbench.summary's code (fio's JSON is read with
 labbench.fio.load, every figure is taken from it anew):
  - every fio JSON of the run is counted, each side's IOPS median, min, max
-   and spread and its clat percentiles (median over runs) are fio's;
+   and spread and its clat percentiles (median over runs) are fio's, those
+   of its first reporting group; a run counts when no group reported an
+   error; the IOPS and clat p99 medians of every load group (the later
+   groups, by name) are fio's too, and each disk's requests in flight
+   halfway through (median over runs) are the telemetry's ("during");
  - for tagpool_blk points that share no tag space: the pool side's local
    share is alloc_local / all allocations of the telemetry (after - before),
    every I/O took exactly one tag (allocations = requests_completed), and
@@ -50,8 +54,10 @@ def check_side(c, run, point, alloc, side):
     paths = [run / r for r in side["runs"]]
     on_disk = sorted(run.glob(f"fio/{point['name']}.{alloc}.*.json"))
     c.same(f"{name}: fio files on disk vs runs listed", len(on_disk), len(paths))
-    jobs = [fio.load(p)["jobs"][0] for p in paths]
-    good = [j for j in jobs if j.get("error", 0) == 0]
+    outputs = [fio.load(p)["jobs"] for p in paths]
+    jobs = [groups[0] for groups in outputs]
+    good_outputs = [groups for groups in outputs if not any(g.get("error", 0) for g in groups)]
+    good = [groups[0] for groups in good_outputs]
     iops = [j["read"]["iops"] + j["write"]["iops"] for j in good]
     c.same(f"{name}: repetitions", len(good), side["reps"])
     med = statistics.median(iops)
@@ -63,6 +69,33 @@ def check_side(c, run, point, alloc, side):
         vals = [j["read"]["clat_ns"]["percentile"][fio_key] for j in good]
         got = side["clat_ns"][key]["median"] if side["clat_ns"].get(key) else None
         c.same(f"{name}: clat {key} median", statistics.median(vals), got)
+    load = {}
+    for groups in good_outputs:
+        for g in groups[1:]:
+            load.setdefault(g["jobname"], []).append(g)
+    c.same(f"{name}: load groups", len(load), len(side.get("load", {})))
+    for group, gs in load.items():
+        got = side.get("load", {}).get(group)
+        c.same(f"{name}: load {group} IOPS median",
+               statistics.median(g["read"]["iops"] + g["write"]["iops"] for g in gs),
+               got["iops"]["median"] if got else None)
+        c.same(f"{name}: load {group} clat p99 median",
+               statistics.median(g["read"]["clat_ns"]["percentile"][fio.PERCENTILES["p99"]] for g in gs),
+               got["clat_ns"]["p99"]["median"] if got and got["clat_ns"].get("p99") else None)
+    inflight = {}
+    for p in paths:
+        during = run / "telemetry" / (p.name[:-len(".json")] + ".during")
+        disk = None
+        for line in during.read_text().splitlines() if during.exists() else ():
+            if line.startswith("== "):
+                disk = line[3:].strip()
+            elif line.split()[:1] == ["inflight"]:
+                inflight.setdefault(disk, []).append(int(line.split()[1]))
+    got = side.get("inflight_mid_run") or {}
+    c.same(f"{name}: disks with requests in flight mid-run", len(inflight), len(got))
+    for disk, vals in inflight.items():
+        c.same(f"{name}: {disk} in flight mid-run median", statistics.median(vals),
+               got[disk]["median"] if disk in got else None)
     params = point["params"].split()
     if not point["device"].startswith("tagpool_blk") or "shared_tags=1" in params or not side["contention"]:
         return

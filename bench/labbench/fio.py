@@ -1,9 +1,11 @@
 """A benchmark run's raw files, read as what they are: fio's JSON output
-(with Python's json) and the telemetry files guest/bench-run writes around
-each fio run ("== SOURCE" lines, then "key value" lines).
+(with Python's json) and the telemetry files guest/bench-run writes before,
+halfway through and after each fio run ("== SOURCE" lines, then "key value"
+lines).
 
 Run as a program, it prints the IOPS of each fio run named (read + write of
-fio's group), one a line: guest/bench-run's progress line.
+fio's first group, the device under test; a load group's in brackets after
+its name), one a line: guest/bench-run's progress line.
 
 usage: python3 -m labbench.fio FIO.json...
 """
@@ -27,10 +29,9 @@ def load(path):
     return json.loads(text[text.index("{"):])
 
 
-def figures(path):
-    """IOPS, I/Os and clat percentiles (ns) of one fio run (group_reporting:
-    jobs[0] is the whole group), and its error code."""
-    job = load(path)["jobs"][0]
+def group_figures(job):
+    """IOPS, I/Os, clat percentiles (ns) and error code of one reporting
+    group of fio's JSON (one entry of "jobs" with group_reporting)."""
     rd, wr = job["read"], job["write"]
     pct = rd.get("clat_ns", {}).get("percentile", {})
     return {
@@ -39,6 +40,24 @@ def figures(path):
         "clat_ns": {k: pct.get(v) for k, v in PERCENTILES.items()},
         "error": job.get("error", 0),
     }
+
+
+def figures(path):
+    """IOPS, I/Os and clat percentiles (ns) of one fio run: those of its
+    first reporting group (group_reporting: jobs[0] is the whole group),
+    the device under test.  A job with more groups (new_group, as
+    randread-4k-fastslow.fio) runs them beside it as load on other devices:
+    "load" has their figures by group name (fio's jobname, the section's
+    name), "ios_all" counts the I/Os of every group, and "error" is the
+    first group's error code, else the first error of a load group."""
+    jobs = load(path)["jobs"]
+    out = group_figures(jobs[0])
+    load_groups = [group_figures(j) for j in jobs[1:]]
+    out["load"] = {j["jobname"]: g for j, g in zip(jobs[1:], load_groups)}
+    out["ios_all"] = out["ios"] + sum(g["ios"] for g in load_groups)
+    if not out["error"]:
+        out["error"] = next((g["error"] for g in load_groups if g["error"]), 0)
+    return out
 
 
 def read_telemetry(path):
@@ -67,7 +86,9 @@ def delta(before, after):
 
 def main(paths):
     for path in paths:
-        print(f"{figures(path)['iops']:.0f}")
+        f = figures(path)
+        load_iops = " ".join(f"{name} {g['iops']:.0f}" for name, g in f["load"].items())
+        print(f"{f['iops']:.0f}" + (f" ({load_iops})" if load_iops else ""))
 
 
 if __name__ == "__main__":

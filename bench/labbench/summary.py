@@ -6,8 +6,13 @@ Per point and allocator (pool, sbitmap): fio IOPS over the repetitions
 (median, min, max, spread), the median over repetitions of fio's clat
 percentiles p50/p99/p99.9, and contention figures from the telemetry
 (after - before, summed over repetitions); per point the pool/sbitmap IOPS
-ratio and a noise-aware verdict (iops_verdict).  Also what compare and
-report share: reading a summary back and matching points across runs.
+ratio and a noise-aware verdict (iops_verdict).  IOPS and percentiles are
+those of fio's first reporting group, the device under test; a job with
+load groups on other devices (randread-4k-fastslow) has theirs under
+"load", for reference only, and the requests each disk had in flight
+halfway through a run (telemetry "during") are under "inflight_mid_run".
+Also what compare and report share: reading a summary back and matching
+points across runs.
 
 usage: python3 -m labbench.summary RUN
 """
@@ -84,16 +89,18 @@ def shared(params):
 
 def contention(point, runs):
     """Contention figures of one side of a point: counters after - before,
-    summed over its repetitions."""
+    summed over its repetitions.  The tags are shared with any load group,
+    so I/Os are counted over every group."""
     params = point["params"]
     total, fio_ios, have = {}, 0, False
     for _rep, fio_json, before, after in runs:
-        fio_ios += fio.figures(fio_json)["ios"]
+        fio_ios += fio.figures(fio_json)["ios_all"]
         if after is None:
             continue
         have = True
         d = fio.delta(fio.read_telemetry(before) if before else None, fio.read_telemetry(after))
-        sources = list(d)
+        # A null_blk disk's own section holds only its requests in flight.
+        sources = [s for s in d if set(d[s]) != {"inflight"}]
         if shared(params):
             # Every device (and with shared_tag_bitmap every hardware queue)
             # shows the one shared pool: count it once.
@@ -120,7 +127,7 @@ def contention(point, runs):
     per_io = (lambda k, scale=1: total[k] * scale / ios if k in total and ios else None)
     allocs = sum(total.get(k, 0) for k in ("alloc_local", "alloc_refill", "alloc_stolen"))
     has_pool = "alloc_local" in total
-    if point["device"] == "null_blk":
+    if point["device"].startswith("null_blk"):
         source = "blk-mq debugfs hctx*/tags"
     else:
         source = "tagpool_blk stats, " + ("req.* (request tags)" if prefix
@@ -141,23 +148,53 @@ def contention(point, runs):
     }
 
 
+def clat_summary(groups):
+    """Per percentile, stats.describe of the groups' values, or None."""
+    clat = {}
+    for k in fio.PERCENTILES:
+        vals = [g["clat_ns"][k] for g in groups if g["clat_ns"][k] is not None]
+        clat[k] = stats.describe(vals) if vals else None
+    return clat
+
+
+def inflight_mid_run(runs):
+    """{disk: stats.describe of its requests in flight halfway through each
+    run}, from the telemetry files "during" (null_blk disks), or None."""
+    values = {}
+    for _rep, _fio_json, _before, after in runs:
+        during = after and after.with_suffix(".during")
+        if not during or not during.exists():
+            continue
+        for src, keys in fio.read_telemetry(during).items():
+            if "inflight" in keys:
+                values.setdefault(src, []).append(keys["inflight"])
+    return {disk: stats.describe(v) for disk, v in values.items()} or None
+
+
 def side_summary(point, runs, run):
     figures = [fio.figures(fio_json) for _rep, fio_json, _b, _a in runs]
     good = [f for f in figures if f["error"] == 0]
     if not good:
         return None
-    clat = {}
-    for k in fio.PERCENTILES:
-        vals = [f["clat_ns"][k] for f in good if f["clat_ns"][k] is not None]
-        clat[k] = stats.describe(vals) if vals else None
-    return {
+    side = {
         "reps": len(good),
         "failed_runs": len(figures) - len(good),
         "iops": stats.describe([f["iops"] for f in good]),
-        "clat_ns": clat,
+        "clat_ns": clat_summary(good),
         "contention": contention(point, runs),
         "runs": [str(fio_json.relative_to(run)) for _rep, fio_json, _b, _a in runs],
     }
+    load = {}
+    for name in good[0]["load"]:
+        groups = [f["load"][name] for f in good if name in f["load"]]
+        load[name] = {"iops": stats.describe([g["iops"] for g in groups]),
+                      "clat_ns": clat_summary(groups)}
+    if load:
+        side["load"] = load
+    inflight = inflight_mid_run(runs)
+    if inflight:
+        side["inflight_mid_run"] = inflight
+    return side
 
 
 def summarize(run):
@@ -228,7 +265,23 @@ def text(summary):
             f"  {p['verdict']:17} {fmt(pc.get('local_share'), '.1%'):>6}"
             f" {fmt(pc.get('steals_per_mio'), '.0f'):>9} {fmt(pc.get('refusals_per_mio'), '.0f'):>12}"
             f" {fmt(sc.get('refusals_per_mio'), '.0f'):>9} {p99[0]:>8} {p99[1]:>8}")
+        for name in (p["pool"] or p["sbitmap"] or {}).get("load", {}):
+            lines.append(load_line(p, name))
     return "\n".join(lines) + "\n"
+
+
+def load_line(p, name):
+    """A load group of a point, not counted: its IOPS, p99 and what each
+    disk had in flight halfway through, per allocator."""
+    cells, p99, held = [], [], []
+    for alloc in ALLOCS:
+        g = ((p[alloc] or {}).get("load") or {}).get(name)
+        cells.append("-" if not g else f"{g['iops']['median']:.0f} ({g['iops']['spread']:.0%})")
+        p99.append(fmt(g and g["clat_ns"].get("p99") and g["clat_ns"]["p99"]["median"] / 1000, ".0f"))
+        inflight = (p[alloc] or {}).get("inflight_mid_run") or {}
+        held.append(f"{alloc} " + " ".join(f"{disk} {v['median']:.0f}" for disk, v in inflight.items()))
+    return (f"{'  + ' + name:20} {cells[0]:>16} {cells[1]:>16}  load, not counted;"
+            f" p99 {p99[0]}/{p99[1]} us; in flight mid-run: {', '.join(held)}")
 
 
 def main(run):

@@ -4,8 +4,11 @@ fixture's summary exactly; labbench.check agrees with the rebuilt
 summary.json and refuses a copy with one IOPS median changed by 1%;
 labbench.compare finds a run the same as itself; labbench.report writes a
 page that inlines its plots and loads nothing; labbench.fio prints the IOPS
-the summary has.  The modules run as programs (python3 -m), as the Makefile
-runs them; labbench.matrix counts a matrix's points as guest/bench-run does.
+the summary has.  Each of these on both matrix runs, bench-quick and
+bench-fastslow, where the point's figures are fio's first reporting group
+(the fast device) and the second (the slow one) is kept as load, not
+counted.  The modules run as programs (python3 -m), as the Makefile runs
+them; labbench.matrix counts a matrix's points as guest/bench-run does.
 
 usage: python3 -m labbench.test_tools      (bench/ on PYTHONPATH)
 """
@@ -18,7 +21,7 @@ import sys
 import tempfile
 import unittest
 
-from . import matrix
+from . import fio, matrix
 
 FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -104,9 +107,27 @@ class MatrixRun(Fixture):
     def test_fio_prints_the_iops_of_the_summary(self):
         point = next(p for p in self.summary["points"] if p.get("pool"))
         runs = [self.run_dir / r for r in point["pool"]["runs"]]
-        printed = [float(x) for x in labbench("fio", *runs).stdout.split()]
+        lines = labbench("fio", *runs).stdout.splitlines()
+        printed = [float(line.split()[0]) for line in lines]
         want = [round(v) for v in point["pool"]["iops"]["values"]]
         self.assertEqual(printed, want)
+
+
+class FastSlowRun(MatrixRun):
+    name = "bench-fastslow"
+
+    def test_load_group_is_kept_but_not_counted(self):
+        point = next(p for p in self.summary["points"] if p["device"] == "null_blk:fastslow")
+        for alloc in ("pool", "sbitmap"):
+            side = point[alloc]
+            groups = [fio.load(self.run_dir / r)["jobs"] for r in side["runs"]]
+            self.assertEqual(side["iops"]["values"],
+                             [g[0]["read"]["iops"] + g[0]["write"]["iops"] for g in groups])
+            self.assertEqual(side["load"]["slow"]["iops"]["values"],
+                             [g[1]["read"]["iops"] + g[1]["write"]["iops"] for g in groups])
+            self.assertEqual(set(side["inflight_mid_run"]), {"fast", "slow"})
+        self.assertAlmostEqual(point["ratio_pool_to_sbitmap"],
+                               point["pool"]["iops"]["median"] / point["sbitmap"]["iops"]["median"])
 
 
 class TagbenchRun(Fixture):
