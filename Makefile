@@ -2,7 +2,7 @@
 #
 #   make            = make bench: packages, kernel source + our series,
 #                     bench kernel, our modules, default benchmark -> results/
-#                     (about 17 minutes; BENCH=quick about 2)
+#                     (a vCPU sweep, about 20 minutes; BENCH=quick about 2)
 #   make test       packages, source, test kernel, then every test;
 #                   last line "N passed, N failed"
 #   make kernel     the guest kernels (test, bench, PREEMPT_RT test)
@@ -133,7 +133,7 @@ FUZZ_SECONDS ?= 60
 TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
 host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
 host-test-tag_ida-fuzz  = $(MAKE) -s -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_FLAGS=-seed=1
-host-test-bench-tools   = env $(PY) -m labbench.test_tools
+host-test-bench-tools   = env LAB_KSRC=$(KSRC) $(PY) -m labbench.test_tools
 host-test-shellcheck    = shellcheck -f gcc $(SHELL_SCRIPTS)
 host-test-runner-tools  = guest/test-runner
 # Every shell script: *.sh and files whose #! line runs bash or sh
@@ -174,40 +174,58 @@ TEST_DISK_SIZE ?= 256M
 TEST_TIMEOUT  ?= 420
 
 # --- 8. Benchmarks: a matrix of fio points on the bench kernel -> results/. ---
-# BENCH names a matrix in bench/matrix/ (default: about 17 minutes with
-# VCPUS=4; quick: about 2).  Its budget, points x reps x 2 allocators x
-# runtime (labbench.matrix), is the first line make bench prints; the
-# guest prints it again when it starts.  BENCH_REPS, BENCH_RUNTIME
-# (seconds of fio per run) and BENCH_JOBS (fio jobs of every point: N, or
-# Nx for N per vCPU) override the matrix.
+# BENCH names a matrix in bench/matrix/ (default: about 20 minutes;
+# quick: about 2).  The default matrix runs as a vCPU sweep, one boot per
+# count of BENCH_VCPUS (1 2 4 8; VCPUS="..." on the command line sets it,
+# and other matrices run at VCPUS only): at BENCH_FULL_VCPUS (4, or the
+# last count when 4 is not among them) every point, at the other counts
+# the matrix's sweep= points (guest/bench-run BENCH_PART=sweep).  Its
+# budget, points x reps x 2 allocators x runtime per count
+# (labbench.matrix), is the first line make bench prints; the guest prints
+# it again when it starts.  BENCH_REPS, BENCH_RUNTIME (seconds of fio per
+# run) and BENCH_JOBS (fio jobs of every point: N, or Nx for N per vCPU)
+# override the matrix.
 #   in:  bench/matrix/$(BENCH), fio-jobs/, the bench kernel and modules
-#   out: results/DATE-COMMIT[-BENCH]/ (results/README.md): fio JSON,
+#   out: results/DATE-COMMIT[-BENCH]/ (results/README.md), the full count's
+#        run there and each other count's in vcpus-N/: fio JSON,
 #        telemetry, points.tsv and runs.tsv (guest/bench-run); summary.json
 #        and summary.txt (labbench.summary), checked against fio's JSON and
-#        the telemetry (labbench.check)
+#        the telemetry (labbench.check); with several counts sweep.json
+#        and sweep.txt (labbench.sweep)
 BENCH         ?= default
 BENCH_MATRIX  := bench/matrix/$(BENCH)
+BENCH_VCPUS   ?= $(if $(filter command line,$(origin VCPUS)),$(VCPUS),$(if $(filter default,$(BENCH)),1 2 4 8,$(VCPUS)))
+BENCH_FULL_VCPUS ?= $(if $(filter 4,$(BENCH_VCPUS)),4,$(lastword $(BENCH_VCPUS)))
 BENCH_REPS    ?=
 BENCH_RUNTIME ?=
 BENCH_JOBS    ?=
 BENCH_TIMEOUT ?= 3600
 bench: bench-budget drivers-bench
 	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)$(if $(filter-out default,$(BENCH)),-$(BENCH)); \
-	mkdir -p $$run; echo "bench: results in $$run"; guest/record-run $$run $(VCPUS) bench; \
-	cp $(KBUILD_bench)/.config $$run/kernel.config; \
-	KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) OUT=$(CURDIR)/$$run \
-		TIMEOUT=$(BENCH_TIMEOUT) guest/run $(call guest_env,bench) BENCH_MATRIX=$(CURDIR)/$(BENCH_MATRIX) \
-		BENCH_REPS=$(BENCH_REPS) BENCH_RUNTIME=$(BENCH_RUNTIME) BENCH_JOBS=$(BENCH_JOBS) \
-		guest/bench-run || exit 1; \
-	$(PY) -m labbench.summary $$run && $(PY) -m labbench.check $$run
+	mkdir -p $$run; echo "bench: results in $$run"; \
+	for v in $(BENCH_VCPUS); do \
+		out=$$run part=full; \
+		[ $$v = $(BENCH_FULL_VCPUS) ] || out=$$run/vcpus-$$v part=sweep; \
+		echo "bench: $$v vCPUs ($$part) into $$out"; \
+		guest/record-run $$out $$v bench; cp $(KBUILD_bench)/.config $$out/kernel.config; \
+		KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$$v MEM=$(MEM) OUT=$(CURDIR)/$$out \
+			TIMEOUT=$(BENCH_TIMEOUT) guest/run $(call guest_env,bench) BENCH_MATRIX=$(CURDIR)/$(BENCH_MATRIX) \
+			BENCH_PART=$$part BENCH_REPS=$(BENCH_REPS) BENCH_RUNTIME=$(BENCH_RUNTIME) BENCH_JOBS=$(BENCH_JOBS) \
+			guest/bench-run || exit 1; \
+		$(PY) -m labbench.summary $$out && $(PY) -m labbench.check $$out || exit 1; \
+	done; \
+	if [ $(words $(BENCH_VCPUS)) -gt 1 ]; then $(PY) -m labbench.sweep $$run; fi
 bench-budget:
 	@[ -f $(BENCH_MATRIX) ] || { echo "bench: no matrix $(BENCH_MATRIX); BENCH= one of: $$(cd bench/matrix && echo *)"; exit 2; }
+	@case " $(BENCH_VCPUS) " in *" $(BENCH_FULL_VCPUS) "*) ;; \
+		*) echo "bench: BENCH_FULL_VCPUS=$(BENCH_FULL_VCPUS) is not one of BENCH_VCPUS=$(BENCH_VCPUS)"; exit 2 ;; esac
 	@if command -v python3 >/dev/null; then \
 		$(PY) -m labbench.matrix $(BENCH_MATRIX) $(BENCH_REPS:%=--reps %) $(BENCH_RUNTIME:%=--runtime %) \
+			--vcpus "$(BENCH_VCPUS)" --full-vcpus $(BENCH_FULL_VCPUS) \
 			$(if $(wildcard $(KBUILD_bench)/.lab-built),,--unbuilt); \
 	else \
 		echo "bench: the $(BENCH) matrix takes the time written at the top of $(BENCH_MATRIX)" \
-			"(default: about 17 minutes; make bench BENCH=quick: about 2)"; \
+			"(default: about 20 minutes; make bench BENCH=quick: about 2)"; \
 	fi
 
 # Plots of every run with a bench summary.json (RUN/report/*.svg, gnuplot)

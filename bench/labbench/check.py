@@ -115,7 +115,7 @@ def check_side(c, run, point, alloc, side):
     prefix = "req." if "req.alloc_local" in total else ""
     if prefix + "alloc_local" not in total:
         return
-    allocs = sum(total[prefix + k] for k in ("alloc_local", "alloc_refill", "alloc_stolen"))
+    allocs = sum(total.get(prefix + k, 0) for k in fio.ALLOC_COUNTERS)
     c.same(f"{name}: local share", total[prefix + "alloc_local"] / allocs,
            side["contention"]["local_share"])
     c.same(f"{name}: allocations = requests completed", float(done), float(allocs), rel=0)

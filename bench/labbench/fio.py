@@ -13,10 +13,14 @@ import json
 import pathlib
 import sys
 
-# Counters of a percpu tag pool, as tagpool_blk's stats file (optionally
-# prefixed "req.") and blk-mq's debugfs hctx*/tags name them.
-POOL_COUNTERS = ("alloc_local", "alloc_refill", "alloc_stolen", "refills", "steals_taken",
-                 "steals_given", "returns", "frees", "waits", "wait_ns", "fails")
+# Counters of a percpu tag pool, named as the kernel's percpu_tag_stat_names[]
+# (lib/percpu_tags.c) names them in tagpool_blk's stats file (optionally
+# prefixed "req.") and in blk-mq's debugfs hctx*/tags; the host test
+# bench-tools checks this list against that array of the patched tree.
+POOL_COUNTERS = ("alloc_local", "alloc_refill", "alloc_stolen", "alloc_handed", "refills",
+                 "steals", "returns", "frees", "waits", "wait_ns", "fails")
+# Every successful allocation counts in exactly one of these.
+ALLOC_COUNTERS = POOL_COUNTERS[:4]
 # tagpool_blk's own per-device counters.
 DEVICE_COUNTERS = ("requests_completed", "dev_resource", "device_tag_wait_ns")
 # The fio completion latency percentiles kept, as fio's JSON names them.

@@ -2,12 +2,16 @@
 bench/matrix/default), printed by make bench before anything else: points
 x repetitions x 2 allocators x fio's runtime, plus about PER_RUN_S a run to
 load, reset, read and unload the device and BOOT_S for the boot, in
-minutes.  Every matrix but quick also names quick's budget.  The points
-are counted as guest/bench-run reads them: every line that is not blank, a
-comment or a KEY=VALUE setting; BENCH_REPS and BENCH_RUNTIME override the
-matrix's reps= and runtime=.
+minutes, at each vCPU count of the sweep: the full count runs every point,
+the others the matrix's sweep= points (all when it has none) for
+sweep_runtime= seconds.  Every matrix but quick also names quick's budget
+(quick runs at the full count only).
+The points are counted as guest/bench-run reads them: every line that is
+not blank, a comment or a KEY=VALUE setting; BENCH_REPS and BENCH_RUNTIME
+override the matrix's reps=, runtime= and sweep_runtime=.
 
-usage: python3 -m labbench.matrix MATRIX [--reps N] [--runtime S] [--unbuilt]
+usage: python3 -m labbench.matrix MATRIX [--reps N] [--runtime S]
+       [--vcpus "1 2 4 8" --full-vcpus 4] [--unbuilt]
 """
 import argparse
 import pathlib
@@ -21,27 +25,37 @@ KERNEL_BUILD_MIN = 8
 
 
 def read(path):
-    """(number of points, {setting: int}) of a matrix file."""
-    points, settings = 0, {}
+    """(point names, {setting: int or list of names}) of a matrix file."""
+    points, settings = [], {}
     for line in pathlib.Path(path).read_text().splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         m = re.match(r"([a-z_]*)=([0-9]+)\s*$", line)
         if m:
             settings[m[1]] = int(m[2])
+        elif line.startswith("sweep="):
+            settings["sweep"] = line.split("=", 1)[1].strip().split(",")
         elif not re.match(r"[a-z_]*=", line):
-            points += 1
+            points.append(line.split()[0])
     return points, settings
 
 
-def budget(path, reps=None, runtime=None):
-    """"about N minutes (P points x R reps x 2 allocators x T s of fio)"."""
+def budget(path, reps=None, runtime=None, vcpus=(4,), full_vcpus=4):
+    """"about N minutes (at V vCPUs: P points x R reps x 2 allocators x T s
+    of fio; ...)"."""
     points, settings = read(path)
     reps = reps or settings.get("reps", DEFAULT_REPS)
-    runtime = runtime or settings.get("runtime", DEFAULT_RUNTIME)
-    seconds = points * reps * 2 * (runtime + PER_RUN_S) + BOOT_S
-    return (f"about {max(1, round(seconds / 60))} minutes ({points} points x {reps} reps"
-            f" x 2 allocators x {runtime} s of fio)")
+    full_runtime = runtime or settings.get("runtime", DEFAULT_RUNTIME)
+    sweep_runtime = runtime or settings.get("sweep_runtime", full_runtime)
+    seconds, parts = 0, {}
+    for v in vcpus:
+        n, t = ((len(points), full_runtime) if v == full_vcpus
+                else (len(settings.get("sweep", points)), sweep_runtime))
+        seconds += n * reps * 2 * (t + PER_RUN_S) + BOOT_S
+        parts.setdefault((n, t), []).append(str(v))
+    return f"about {max(1, round(seconds / 60))} minutes (" + "; ".join(
+        f"{n} points x {reps} reps x 2 allocators x {t} s of fio at {', '.join(vs)} vCPUs"
+        for (n, t), vs in parts.items()) + ")"
 
 
 def main():
@@ -49,15 +63,19 @@ def main():
     ap.add_argument("matrix", type=pathlib.Path)
     ap.add_argument("--reps", type=int)
     ap.add_argument("--runtime", type=int)
+    ap.add_argument("--vcpus", default="4", help="the vCPU counts of the sweep, blank separated")
+    ap.add_argument("--full-vcpus", type=int, default=4, help="the count that runs every point")
     ap.add_argument("--unbuilt", action="store_true",
                     help="the bench kernel is not built yet: say what building it adds")
     args = ap.parse_args()
-    line = f"bench: the {args.matrix.name} matrix takes {budget(args.matrix, args.reps, args.runtime)}"
+    vcpus = [int(v) for v in args.vcpus.split()]
+    took = budget(args.matrix, args.reps, args.runtime, vcpus, args.full_vcpus)
+    line = f"bench: the {args.matrix.name} matrix takes {took}"
     if args.unbuilt:
         line += f", after about {KERNEL_BUILD_MIN} minutes building the bench kernel"
     quick = args.matrix.parent / "quick"
     if args.matrix.name != "quick" and quick.exists():
-        line += f"; make bench BENCH=quick takes {budget(quick)}"
+        line += f"; make bench BENCH=quick takes {budget(quick, vcpus=(args.full_vcpus,), full_vcpus=args.full_vcpus)}"
     print(line)
 
 

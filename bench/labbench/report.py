@@ -4,11 +4,13 @@ median IOPS per point, pool beside sbitmap, bars from min to max; ratio.svg:
 pool/sbitmap per point, bar from the lowest to the highest ratio the
 repetitions allow; contention.svg: the pool's local share, steals and the
 tag refusals per million I/Os; depth.svg: IOPS against fio's iodepth for
-points that differ only in depth), then one static page,
-RESULTS/dashboard.html, that needs no server and loads nothing: the latest
-run with its plots inlined, each point flagged when its IOPS fell (or rose)
-beyond its own noise against the previous run that has the same point (and
-against BASELINE when given), and the history of every run with a
+points that differ only in depth; with a vCPU sweep, labbench.sweep's
+sweep.json, sweep-POINT.svg: IOPS, local share and the pool's counters
+against vCPUs), then one static page, RESULTS/dashboard.html, that needs
+no server and loads nothing: the latest run with its plots inlined, each
+point flagged when its IOPS fell (or rose) beyond its own noise against
+the previous run that has the same point (and against BASELINE when
+given), the newest vCPU sweep, and the history of every run with a
 sparkline per point.  Runs of make bench-scale and make bench-tags-native
 (schemas tags-scale/1, tags-native/1) are drawn by labbench.tagsplots and
 the newest of each closes the page.
@@ -23,6 +25,7 @@ import subprocess
 import sys
 
 from . import summary as sm
+from . import sweep as sweep_mod
 from .summary import ALLOCS
 
 COLOURS = {"pool": "#1f77b4", "sbitmap": "#ff7f0e"}
@@ -165,6 +168,67 @@ plot 'depth.dat' using ($1*0.97):2:3:4 with yerrorlines title 'pool' lc rgb '{CO
      '' using ($1*1.03):5:6:7 with yerrorlines title 'sbitmap' lc rgb '{COLOURS['sbitmap']}'
 """, out)
         made.append("depth.svg")
+    return made
+
+
+def plot_sweep(run, data):
+    """RUN/report/sweep-POINT.svg for each point of a vCPU sweep: IOPS of
+    both allocators, the pool's local share and its counters per million
+    I/Os, against vCPUs."""
+    out = run / "report"
+    out.mkdir(exist_ok=True)
+    for old in out.glob("sweep-*"):
+        old.unlink()
+    made = []
+    for p in data["points"]:
+        rows = []
+        for r in p["by_vcpus"]:
+            pool, sb = r["pool"] or {}, r["sbitmap"] or {}
+            share = pool.get("local_share")
+            cells = [str(r["vcpus"])] + [num(v) for a in ALLOCS for v in side_iops(r, a)]
+            cells.append(num(share * 100 if share is not None else None))
+            # Log scale: a zero count is drawn as missing.
+            cells += [num(pool.get(k) or None) for k in sweep_mod.POOL_FIGURES[1:]]
+            cells += [num(pool.get("refusals_per_mio") or None), num(sb.get("refusals_per_mio") or None)]
+            rows.append(cells)
+        dat = f"sweep-{p['name']}.dat"
+        (out / dat).write_text("# vcpus pool_med min max sb_med min max local_pct refills steals"
+                               " waits handed fails refusals_pool refusals_sbitmap\n"
+                               + "".join(" ".join(c) + "\n" for c in rows))
+        counts = " ".join(str(r["vcpus"]) for r in p["by_vcpus"])
+        svg = f"sweep-{p['name']}.svg"
+        colours = ("#2ca02c", "#9467bd", "#8c564b", "#17becf", "#d62728")
+        counters = ", \\\n     ".join(
+            f"'{dat}' using 1:{9 + i} with linespoints title 'pool {name}' lc rgb '{c}'"
+            for i, (name, c) in enumerate(zip(("refills", "steals", "waits", "hand-offs", "fails"),
+                                              colours)))
+        # gnuplot refuses a plot whose every value is missing.
+        counts_panel = f"""set title 'per million I/Os (log; missing = none)'
+set ylabel 'events per million I/Os'
+set yrange [*:*]
+set logscale y
+set key below
+plot {counters}, \\
+     '{dat}' using 1:14 with linespoints title 'pool tag refusals' lc rgb '{COLOURS['pool']}' dt 2, \\
+     '{dat}' using 1:15 with linespoints title 'sbitmap tag refusals' lc rgb '{COLOURS['sbitmap']}' dt 2
+""" if any(c != "?" for cells in rows for c in cells[8:]) else ""
+        gnuplot(GNUPLOT_HEAD.format(out=svg).replace("size 900,440", "size 1200,460") + f"""
+set multiplot layout 1,{3 if counts_panel else 2} title "{data['run']}: {p['name']} ({p['device']}, {p['job']}, depth {p['depth']}): against vCPUs"
+set xlabel 'vCPUs'
+set logscale x 2
+set xtics ({", ".join(counts.split())})
+set offsets graph 0.05, graph 0.05, graph 0.05, 0
+set title 'median IOPS, bars min to max'
+set ylabel 'IOPS'
+plot '{dat}' using ($1*0.97):2:3:4 with yerrorlines title 'pool' lc rgb '{COLOURS['pool']}', \\
+     '' using ($1*1.03):5:6:7 with yerrorlines title 'sbitmap' lc rgb '{COLOURS['sbitmap']}'
+set title 'pool: allocations from the local cache'
+set ylabel '%'
+set yrange [0:105]
+plot '{dat}' using 1:8 with linespoints title 'pool local share' lc rgb '{COLOURS['pool']}'
+{counts_panel}unset multiplot
+""", out)
+        made.append(svg)
     return made
 
 
@@ -350,6 +414,24 @@ def history_table(history, runs):
     return "\n".join(out)
 
 
+def sweep_section(results, runs):
+    """The newest run with a vCPU sweep: its table and plots."""
+    for run in reversed(runs):
+        data = sweep_mod.load_sweep(run)
+        if not data:
+            continue
+        plots = "".join(f"<div>{inline_svg(svg)}</div>"
+                        for svg in sorted((run / "report").glob("sweep-*.svg")))
+        e = html.escape
+        return (f"<h2>vCPU sweep: {e(data['run'])}</h2>\n<p class=small>The points run at "
+                f"{', '.join(map(str, data['vcpus']))} vCPUs (every point at {data['full_vcpus']}; "
+                f"the others in {e(str(run.relative_to(results)))}/vcpus-N/), one boot per count. "
+                "Under TCG on 2 host cores, counts above 2 share the cores: read the pool's "
+                "counters, which do not move with load, before the IOPS.</p>\n"
+                f"<pre>{e(sweep_mod.text(data))}</pre>\n{plots}")
+    return ""
+
+
 def page(results, history, runs, baseline, allocator):
     s, run = history[-1], runs[-1]
     info = s.get("run_info", {})
@@ -358,6 +440,7 @@ def page(results, history, runs, baseline, allocator):
                     for name in PLOTS
                     if (run / "report" / name).exists())
     rel = run.relative_to(results)
+    sweep = sweep_section(results, runs)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>percpu tag pool: benchmark dashboard</title>
 <style>{CSS}</style></head><body>
@@ -376,6 +459,7 @@ matrix {e(s['matrix'])}, {s.get('reps') or '?'} reps of {s.get('runtime_s') or '
 A/B by {e(s['ab_param'])}{', baseline ' + e(baseline['run']) if baseline else ''}.</p>
 {latest_table(history, baseline)}
 {plots}
+{sweep}
 <h2>History</h2>
 <p class=small>Newest first; per point the pool (p) and sbitmap (s) median IOPS and their ratio.</p>
 {history_table(history, runs)}
@@ -403,6 +487,9 @@ def main(results, baseline_arg=None):
             sys.exit(f"labbench.report: BASELINE={baseline_arg} is no run with a summary.json")
     for run, summary in zip(runs, history):
         made = plot_run(run, summary)
+        data = sweep_mod.load_sweep(run)
+        if data:
+            made += plot_sweep(run, data)
         print(f"labbench.report: {run}/report/: {' '.join(made)}")
     from . import tagsplots
     for run, made in tagsplots.plot_all(results):

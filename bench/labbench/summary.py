@@ -87,12 +87,33 @@ def shared(params):
     return "shared_tags=1" in params.split() or "shared_tag_bitmap=1" in params.split()
 
 
+def pool_sections(params, sources):
+    """The sections of one telemetry file that hold pools to count: a tag
+    space shared by devices (shared_tags=1) shows in every device and one
+    shared by hardware queues (shared_tag_bitmap=1) in every hardware
+    queue, so each counts once.  Scheduler tags (DISK/hctxN/sched_tags)
+    are the queue's own: with shared_tag_bitmap=1 one per disk, else one
+    per hardware queue."""
+    words = params.split()
+    request = [s for s in sources if not s.endswith("/sched_tags")]
+    sched = [s for s in sources if s.endswith("/sched_tags")]
+    if shared(params):
+        first_disk = request[0].split("/")[0] if request else ""
+        request = [s for s in request if s.split("/")[0] == first_disk]
+        if "shared_tag_bitmap=1" in words:
+            request = request[:1]
+    if "shared_tag_bitmap=1" in words:
+        sched = [s for i, s in enumerate(sched)
+                 if s.split("/")[0] not in {t.split("/")[0] for t in sched[:i]}]
+    return request + sched
+
+
 def contention(point, runs):
     """Contention figures of one side of a point: counters after - before,
     summed over its repetitions.  The tags are shared with any load group,
     so I/Os are counted over every group."""
     params = point["params"]
-    total, fio_ios, have = {}, 0, False
+    total, fio_ios, have, with_sched = {}, 0, False, False
     for _rep, fio_json, before, after in runs:
         fio_ios += fio.figures(fio_json)["ios_all"]
         if after is None:
@@ -101,15 +122,8 @@ def contention(point, runs):
         d = fio.delta(fio.read_telemetry(before) if before else None, fio.read_telemetry(after))
         # A null_blk disk's own section holds only its requests in flight.
         sources = [s for s in d if set(d[s]) != {"inflight"}]
-        if shared(params):
-            # Every device (and with shared_tag_bitmap every hardware queue)
-            # shows the one shared pool: count it once.
-            first_disk = sources[0].split("/")[0] if sources else ""
-            pool_sources = [s for s in sources if s.split("/")[0] == first_disk]
-            if "shared_tag_bitmap=1" in params.split():
-                pool_sources = pool_sources[:1]
-        else:
-            pool_sources = sources
+        pool_sources = pool_sections(params, sources)
+        with_sched = with_sched or any(s.endswith("/sched_tags") for s in pool_sources)
         prefix = "req." if any("req.alloc_local" in d[s] for s in sources) else ""
         for s in sources:
             for k in fio.DEVICE_COUNTERS:
@@ -125,10 +139,12 @@ def contention(point, runs):
     prefix = total.pop("_prefix")
     ios = total.get("requests_completed", fio_ios)
     per_io = (lambda k, scale=1: total[k] * scale / ios if k in total and ios else None)
-    allocs = sum(total.get(k, 0) for k in ("alloc_local", "alloc_refill", "alloc_stolen"))
+    allocs = sum(total.get(k, 0) for k in fio.ALLOC_COUNTERS)
     has_pool = "alloc_local" in total
     if point["device"].startswith("null_blk"):
-        source = "blk-mq debugfs hctx*/tags"
+        source = "blk-mq debugfs hctx*/tags (request tags)"
+        if with_sched:
+            source += " and hctx*/sched_tags (scheduler tags), summed"
     else:
         source = "tagpool_blk stats, " + ("req.* (request tags)" if prefix
                                           else "unprefixed (device tags)")
@@ -138,7 +154,9 @@ def contention(point, runs):
         "ios_from": "requests_completed" if "requests_completed" in total else "fio total_ios",
         "local_share": total["alloc_local"] / allocs if has_pool and allocs else None,
         "allocs_per_io": allocs / ios if has_pool and ios else None,
-        "steals_per_mio": per_io("steals_taken", 1e6),
+        "refills_per_mio": per_io("refills", 1e6),
+        "steals_per_mio": per_io("steals", 1e6),
+        "handed_per_mio": per_io("alloc_handed", 1e6),
         "waits_per_mio": per_io("waits", 1e6),
         "wait_ns_per_io": per_io("wait_ns"),
         "fails_per_mio": per_io("fails", 1e6),

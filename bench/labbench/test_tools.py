@@ -15,6 +15,7 @@ usage: python3 -m labbench.test_tools      (bench/ on PYTHONPATH)
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -146,6 +147,57 @@ class IdabenchRun(Fixture):
         self.assertRebuilt("idabench")
 
 
+class SweepRun(Fixture):
+    """bench-quick (2 vCPUs) with a copy of itself as the run at 4 vCPUs in
+    vcpus-4/: a sweep of two counts."""
+    name = "bench-quick"
+
+    def setUp(self):
+        super().setUp()
+        sub = self.run_dir / "vcpus-4"
+        shutil.copytree(self.fixture, sub)
+        info = sub / "guest-info.txt"
+        info.write_text(info.read_text().replace("vcpus 2", "vcpus 4"))
+        for run in (self.run_dir, sub):
+            labbench("summary", run)
+
+    def test_sweep_pairs_counts_per_point(self):
+        out = labbench("sweep", self.run_dir).stdout
+        data = json.loads((self.run_dir / "sweep.json").read_text())
+        self.assertEqual((data["schema"], data["vcpus"], data["full_vcpus"]), ("bench-sweep/1", [2, 4], 2))
+        self.assertEqual([p["name"] for p in data["points"]], ["scarce-tags", "plentiful-tags"])
+        for p in data["points"]:
+            self.assertEqual([r["vcpus"] for r in p["by_vcpus"]], [2, 4])
+            self.assertEqual(p["by_vcpus"][0]["pool"], p["by_vcpus"][1]["pool"])
+        self.assertIn("scarce-tags", out)
+
+    def test_report_draws_the_sweep(self):
+        labbench("sweep", self.run_dir)
+        labbench("report", self.results)
+        for name in ("scarce-tags", "plentiful-tags"):
+            self.assertTrue((self.run_dir / "report" / f"sweep-{name}.svg").exists())
+        self.assertIn("vCPU sweep", (self.results / "dashboard.html").read_text())
+
+    def test_one_count_is_no_sweep(self):
+        shutil.rmtree(self.run_dir / "vcpus-4")
+        res = labbench("sweep", self.run_dir, check=False)
+        self.assertNotEqual(res.returncode, 0)
+        self.assertIn("needs two or more", res.stderr)
+
+
+class CounterNames(unittest.TestCase):
+    def test_pool_counters_are_the_kernels(self):
+        """labbench.fio.POOL_COUNTERS in the order of percpu_tag_stat_names[]
+        of the patched tree (LAB_KSRC, set by make test)."""
+        ksrc = os.environ.get("LAB_KSRC")
+        if not ksrc:
+            self.skipTest("LAB_KSRC is not set")
+        text = (pathlib.Path(ksrc) / "lib/percpu_tags.c").read_text()
+        names = re.findall(r'\[PERCPU_TAG_[A-Z_]+\]\s*=\s*"([a-z_]+)"', text)
+        self.assertTrue(names, "no percpu_tag_stat_names[] in lib/percpu_tags.c")
+        self.assertEqual(fio.POOL_COUNTERS, tuple(names))
+
+
 class MatrixBudget(unittest.TestCase):
     def test_counts_points_as_bench_run_reads_them(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -153,11 +205,23 @@ class MatrixBudget(unittest.TestCase):
             path.write_text("# a comment\nreps=2\nruntime=10\n\n"
                             "a tagpool_blk tags=8 randread-4k 1x 32\n"
                             "  # indented comment\nb null_blk - randread-4k 2 1\n")
-            self.assertEqual(matrix.read(path), (2, {"reps": 2, "runtime": 10}))
+            self.assertEqual(matrix.read(path), (["a", "b"], {"reps": 2, "runtime": 10}))
             # 2 points x 2 reps x 2 allocators x (10 s + 2 s) + 30 s = 126 s
             self.assertEqual(matrix.budget(path), "about 2 minutes (2 points x 2 reps x 2 "
-                             "allocators x 10 s of fio)")
+                             "allocators x 10 s of fio at 4 vCPUs)")
             self.assertIn("x 1 reps", matrix.budget(path, reps=1))
+
+    def test_sweep_counts_run_the_sweep_points(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp) / "m"
+            path.write_text("reps=1\nruntime=10\nsweep=b\nsweep_runtime=4\n"
+                            "a tagpool_blk tags=8 randread-4k 1x 32\n"
+                            "b null_blk - randread-4k 2 1\n")
+            self.assertEqual(matrix.read(path)[1]["sweep"], ["b"])
+            # at 4: 2 x 1 x 2 x 12 + 30 = 78 s; at 1 and 8: 1 x 1 x 2 x 6 + 30 = 42 s each
+            self.assertEqual(matrix.budget(path, vcpus=(1, 4, 8)), "about 3 minutes (1 points x 1 "
+                             "reps x 2 allocators x 4 s of fio at 1, 8 vCPUs; 2 points x 1 reps x "
+                             "2 allocators x 10 s of fio at 4 vCPUs)")
 
 
 def main():
@@ -167,7 +231,7 @@ def main():
         print(f"bench-tools: {len(failed)} of {result.testsRun} checks failed: " + ", ".join(failed))
         sys.exit(1)
     print(f"bench-tools: {result.testsRun} checks of summary, check, compare, report, fio, "
-          f"matrix, tagbench and idabench passed")
+          f"matrix, sweep, tagbench and idabench passed")
 
 
 if __name__ == "__main__":
