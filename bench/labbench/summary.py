@@ -88,12 +88,12 @@ def shared(params):
 
 
 def pool_sections(params, sources):
-    """The sections of one telemetry file that hold pools to count: a tag
-    space shared by devices (shared_tags=1) shows in every device and one
-    shared by hardware queues (shared_tag_bitmap=1) in every hardware
-    queue, so each counts once.  Scheduler tags (DISK/hctxN/sched_tags)
-    are the queue's own: with shared_tag_bitmap=1 one per disk, else one
-    per hardware queue."""
+    """The sections of one telemetry file that hold pools to count, request
+    tags first, then scheduler tags (DISK/hctxN/sched_tags): a tag space
+    shared by devices (shared_tags=1) shows in every device and one shared
+    by hardware queues (shared_tag_bitmap=1) in every hardware queue, so
+    each counts once.  Scheduler tags are the queue's own: with
+    shared_tag_bitmap=1 one per disk, else one per hardware queue."""
     words = params.split()
     request = [s for s in sources if not s.endswith("/sched_tags")]
     sched = [s for s in sources if s.endswith("/sched_tags")]
@@ -105,53 +105,15 @@ def pool_sections(params, sources):
     if "shared_tag_bitmap=1" in words:
         sched = [s for i, s in enumerate(sched)
                  if s.split("/")[0] not in {t.split("/")[0] for t in sched[:i]}]
-    return request + sched
+    return request, sched
 
 
-def contention(point, runs):
-    """Contention figures of one side of a point: counters after - before,
-    summed over its repetitions.  The tags are shared with any load group,
-    so I/Os are counted over every group."""
-    params = point["params"]
-    total, fio_ios, have, with_sched = {}, 0, False, False
-    for _rep, fio_json, before, after in runs:
-        fio_ios += fio.figures(fio_json)["ios_all"]
-        if after is None:
-            continue
-        have = True
-        d = fio.delta(fio.read_telemetry(before) if before else None, fio.read_telemetry(after))
-        # A null_blk disk's own section holds only its requests in flight.
-        sources = [s for s in d if set(d[s]) != {"inflight"}]
-        pool_sources = pool_sections(params, sources)
-        with_sched = with_sched or any(s.endswith("/sched_tags") for s in pool_sources)
-        prefix = "req." if any("req.alloc_local" in d[s] for s in sources) else ""
-        for s in sources:
-            for k in fio.DEVICE_COUNTERS:
-                if k in d[s]:
-                    total[k] = total.get(k, 0) + d[s][k]
-        for s in pool_sources:
-            for k in fio.POOL_COUNTERS:
-                if prefix + k in d[s]:
-                    total[k] = total.get(k, 0) + d[s][prefix + k]
-        total["_prefix"] = prefix
-    if not have:
-        return None
-    prefix = total.pop("_prefix")
-    ios = total.get("requests_completed", fio_ios)
+def pool_figures(total, ios):
+    """A pool's figures from its summed counters (labbench.fio.POOL_COUNTERS)."""
     per_io = (lambda k, scale=1: total[k] * scale / ios if k in total and ios else None)
     allocs = sum(total.get(k, 0) for k in fio.ALLOC_COUNTERS)
     has_pool = "alloc_local" in total
-    if point["device"].startswith("null_blk"):
-        source = "blk-mq debugfs hctx*/tags (request tags)"
-        if with_sched:
-            source += " and hctx*/sched_tags (scheduler tags), summed"
-    else:
-        source = "tagpool_blk stats, " + ("req.* (request tags)" if prefix
-                                          else "unprefixed (device tags)")
     return {
-        "source": source,
-        "ios": ios,
-        "ios_from": "requests_completed" if "requests_completed" in total else "fio total_ios",
         "local_share": total["alloc_local"] / allocs if has_pool and allocs else None,
         "allocs_per_io": allocs / ios if has_pool and ios else None,
         "refills_per_mio": per_io("refills", 1e6),
@@ -160,10 +122,61 @@ def contention(point, runs):
         "waits_per_mio": per_io("waits", 1e6),
         "wait_ns_per_io": per_io("wait_ns"),
         "fails_per_mio": per_io("fails", 1e6),
+    }
+
+
+def contention(point, runs):
+    """Contention figures of one side of a point: counters after - before,
+    summed over its repetitions, of the request tags (driver tags) and,
+    when the disks had an I/O scheduler, of its scheduler tags apart
+    (sched_tags).  The tags are shared with any load group, so I/Os are
+    counted over every group."""
+    params = point["params"]
+    total, sched, fio_ios, have = {}, {}, 0, False
+    for _rep, fio_json, before, after in runs:
+        fio_ios += fio.figures(fio_json)["ios_all"]
+        if after is None:
+            continue
+        have = True
+        d = fio.delta(fio.read_telemetry(before) if before else None, fio.read_telemetry(after))
+        # A null_blk disk's own section holds only its requests in flight.
+        sources = [s for s in d if set(d[s]) != {"inflight"}]
+        request, sched_sources = pool_sections(params, sources)
+        prefix = "req." if any("req.alloc_local" in d[s] for s in sources) else ""
+        for s in sources:
+            for k in fio.DEVICE_COUNTERS:
+                if k in d[s]:
+                    total[k] = total.get(k, 0) + d[s][k]
+        for sums, pools, pre in ((total, request, prefix), (sched, sched_sources, "")):
+            for s in pools:
+                for k in fio.POOL_COUNTERS:
+                    if pre + k in d[s]:
+                        sums[k] = sums.get(k, 0) + d[s][pre + k]
+        total["_prefix"] = prefix
+    if not have:
+        return None
+    prefix = total.pop("_prefix")
+    ios = total.get("requests_completed", fio_ios)
+    per_io = (lambda k, scale=1: total[k] * scale / ios if k in total and ios else None)
+    if point["device"].startswith("null_blk"):
+        source = "blk-mq debugfs hctx*/tags (request tags)"
+    else:
+        source = "tagpool_blk stats, " + ("req.* (request tags)" if prefix
+                                          else "unprefixed (device tags)")
+    if sched:
+        source += "; scheduler tags apart (sched_tags, from blk-mq debugfs hctx*/sched_tags)"
+    out = {
+        "source": source,
+        "ios": ios,
+        "ios_from": "requests_completed" if "requests_completed" in total else "fio total_ios",
+        **pool_figures(total, ios),
         "refusals_per_mio": per_io("dev_resource", 1e6),
         "device_tag_wait_ns_per_io": per_io("device_tag_wait_ns"),
         "counters": total,
     }
+    if sched:
+        out["sched_tags"] = {**pool_figures(sched, ios), "counters": sched}
+    return out
 
 
 def clat_summary(groups):
@@ -266,7 +279,10 @@ def text(summary):
              f"A/B by {summary['ab_param']}; IOPS median (spread), clat p99 in us",
              f"{'point':20} {'pool IOPS':>16} {'sbitmap IOPS':>16} {'pool/sb':>7}  {'verdict':17}"
              f" {'local':>6} {'steals/M':>9} {'refus/M pool':>12} {'sbitmap':>9} {'p99 pool':>8} {'sbitmap':>8}"]
+    left_out = [p["name"] for p in summary["points"] if p.get("note") == "not in BENCH_ONLY"]
     for p in summary["points"]:
+        if p["name"] in left_out:
+            continue
         if p["verdict"] == "skipped":
             lines.append(f"{p['name']:20} skipped: {p['note']}")
             continue
@@ -285,6 +301,8 @@ def text(summary):
             f" {fmt(sc.get('refusals_per_mio'), '.0f'):>9} {p99[0]:>8} {p99[1]:>8}")
         for name in (p["pool"] or p["sbitmap"] or {}).get("load", {}):
             lines.append(load_line(p, name))
+    if left_out:
+        lines.append(f"not run here (BENCH_ONLY, or not a sweep= point): {' '.join(left_out)}")
     return "\n".join(lines) + "\n"
 
 
