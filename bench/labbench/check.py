@@ -24,13 +24,17 @@ import sys
 from . import fio
 
 def counters(path):
-    """Sum of every "key value" line over the file's sections."""
+    """Sum of every "key value" line over the file's sections but the
+    scheduler tags' (DISK/hctxN/sched_tags)."""
     out = {}
     if not path.exists():
         return out
+    sched = False
     for line in path.read_text().splitlines():
         k, _, v = line.partition(" ")
-        if k != "==" and v.strip().isdigit():
+        if k == "==":
+            sched = v.strip().endswith("/sched_tags")
+        elif not sched and v.strip().isdigit():
             out[k] = out.get(k, 0) + int(v)
     return out
 

@@ -16,6 +16,7 @@ usage: python3 -m labbench.matrix MATRIX [--reps N] [--runtime S]
 import argparse
 import pathlib
 import re
+import sys
 
 PER_RUN_S = 2
 BOOT_S = 30
@@ -38,6 +39,12 @@ def read(path):
         elif not re.match(r"[a-z_]*=", line):
             points.append(line.split()[0])
     return points, settings
+
+
+def check_sweep(path):
+    """The names of the matrix's sweep= line that are no point of it."""
+    points, settings = read(path)
+    return [n for n in settings.get("sweep", []) if n not in points]
 
 
 def budget(path, reps=None, runtime=None, vcpus=(4,), full_vcpus=4):
@@ -68,6 +75,9 @@ def main():
     ap.add_argument("--unbuilt", action="store_true",
                     help="the bench kernel is not built yet: say what building it adds")
     args = ap.parse_args()
+    unknown = check_sweep(args.matrix)
+    if unknown:
+        sys.exit(f"bench: {args.matrix}: sweep= names {' '.join(unknown)}, which is no point of it")
     vcpus = [int(v) for v in args.vcpus.split()]
     took = budget(args.matrix, args.reps, args.runtime, vcpus, args.full_vcpus)
     line = f"bench: the {args.matrix.name} matrix takes {took}"

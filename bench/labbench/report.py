@@ -203,6 +203,11 @@ def plot_sweep(run, data):
             for i, (name, c) in enumerate(zip(("refills", "steals", "waits", "hand-offs", "fails"),
                                               colours)))
         # gnuplot refuses a plot whose every value is missing.
+        share_panel = f"""set title 'pool: allocations from the local cache'
+set ylabel '%'
+set yrange [0:105]
+plot '{dat}' using 1:8 with linespoints title 'pool local share' lc rgb '{COLOURS['pool']}'
+""" if any(cells[7] != "?" for cells in rows) else ""
         counts_panel = f"""set title 'per million I/Os (log; missing = none)'
 set ylabel 'events per million I/Os'
 set yrange [*:*]
@@ -213,7 +218,7 @@ plot {counters}, \\
      '{dat}' using 1:15 with linespoints title 'sbitmap tag refusals' lc rgb '{COLOURS['sbitmap']}' dt 2
 """ if any(c != "?" for cells in rows for c in cells[8:]) else ""
         gnuplot(GNUPLOT_HEAD.format(out=svg).replace("size 900,440", "size 1200,460") + f"""
-set multiplot layout 1,{3 if counts_panel else 2} title "{data['run']}: {p['name']} ({p['device']}, {p['job']}, depth {p['depth']}): against vCPUs"
+set multiplot layout 1,{1 + bool(share_panel) + bool(counts_panel)} title "{data['run']}: {p['name']} ({p['device']}, {p['job']}, depth {p['depth']}): against vCPUs"
 set xlabel 'vCPUs'
 set logscale x 2
 set xtics ({", ".join(counts.split())})
@@ -222,11 +227,7 @@ set title 'median IOPS, bars min to max'
 set ylabel 'IOPS'
 plot '{dat}' using ($1*0.97):2:3:4 with yerrorlines title 'pool' lc rgb '{COLOURS['pool']}', \\
      '' using ($1*1.03):5:6:7 with yerrorlines title 'sbitmap' lc rgb '{COLOURS['sbitmap']}'
-set title 'pool: allocations from the local cache'
-set ylabel '%'
-set yrange [0:105]
-plot '{dat}' using 1:8 with linespoints title 'pool local share' lc rgb '{COLOURS['pool']}'
-{counts_panel}unset multiplot
+{share_panel}{counts_panel}unset multiplot
 """, out)
         made.append(svg)
     return made

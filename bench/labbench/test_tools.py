@@ -218,6 +218,10 @@ class MatrixBudget(unittest.TestCase):
                             "a tagpool_blk tags=8 randread-4k 1x 32\n"
                             "b null_blk - randread-4k 2 1\n")
             self.assertEqual(matrix.read(path)[1]["sweep"], ["b"])
+            self.assertEqual(matrix.check_sweep(path), [])
+            path.write_text(path.read_text().replace("sweep=b", "sweep=b,c"))
+            self.assertEqual(matrix.check_sweep(path), ["c"])
+            path.write_text(path.read_text().replace("sweep=b,c", "sweep=b"))
             # at 4: 2 x 1 x 2 x 12 + 30 = 78 s; at 1 and 8: 1 x 1 x 2 x 6 + 30 = 42 s each
             self.assertEqual(matrix.budget(path, vcpus=(1, 4, 8)), "about 3 minutes (1 points x 1 "
                              "reps x 2 allocators x 4 s of fio at 1, 8 vCPUs; 2 points x 1 reps x "
