@@ -38,9 +38,10 @@ def point_key(point, vcpus):
     return (point["name"], point["device"], point["job"], point["jobs"], point["depth"], vcpus)
 
 
-def load_summary(run, schema=SCHEMA):
-    """A run's summary.json if it has SCHEMA (the bench schema), else None."""
-    path = pathlib.Path(run) / "summary.json"
+def load_summary(run, schema=SCHEMA, name="summary.json"):
+    """A run's summary.json (or NAME) if it has SCHEMA (the bench schema),
+    else None."""
+    path = pathlib.Path(run) / name
     if not path.exists():
         return None
     data = json.loads(path.read_text())
@@ -108,20 +109,24 @@ def pool_sections(params, sources):
     return request, sched
 
 
+def per_io(total, ios, key, scale=1):
+    """Counter KEY of TOTAL per I/O times SCALE; None without it or I/Os."""
+    return total[key] * scale / ios if key in total and ios else None
+
+
 def pool_figures(total, ios):
     """A pool's figures from its summed counters (labbench.fio.POOL_COUNTERS)."""
-    per_io = (lambda k, scale=1: total[k] * scale / ios if k in total and ios else None)
     allocs = sum(total.get(k, 0) for k in fio.ALLOC_COUNTERS)
     has_pool = "alloc_local" in total
     return {
         "local_share": total["alloc_local"] / allocs if has_pool and allocs else None,
         "allocs_per_io": allocs / ios if has_pool and ios else None,
-        "refills_per_mio": per_io("refills", 1e6),
-        "steals_per_mio": per_io("steals", 1e6),
-        "handed_per_mio": per_io("alloc_handed", 1e6),
-        "waits_per_mio": per_io("waits", 1e6),
-        "wait_ns_per_io": per_io("wait_ns"),
-        "fails_per_mio": per_io("fails", 1e6),
+        "refills_per_mio": per_io(total, ios, "refills", 1e6),
+        "steals_per_mio": per_io(total, ios, "steals", 1e6),
+        "handed_per_mio": per_io(total, ios, "alloc_handed", 1e6),
+        "waits_per_mio": per_io(total, ios, "waits", 1e6),
+        "wait_ns_per_io": per_io(total, ios, "wait_ns"),
+        "fails_per_mio": per_io(total, ios, "fails", 1e6),
     }
 
 
@@ -157,7 +162,6 @@ def contention(point, runs):
         return None
     prefix = total.pop("_prefix")
     ios = total.get("requests_completed", fio_ios)
-    per_io = (lambda k, scale=1: total[k] * scale / ios if k in total and ios else None)
     if point["device"].startswith("null_blk"):
         source = "blk-mq debugfs hctx*/tags (request tags)"
     else:
@@ -170,8 +174,8 @@ def contention(point, runs):
         "ios": ios,
         "ios_from": "requests_completed" if "requests_completed" in total else "fio total_ios",
         **pool_figures(total, ios),
-        "refusals_per_mio": per_io("dev_resource", 1e6),
-        "device_tag_wait_ns_per_io": per_io("device_tag_wait_ns"),
+        "refusals_per_mio": per_io(total, ios, "dev_resource", 1e6),
+        "device_tag_wait_ns_per_io": per_io(total, ios, "device_tag_wait_ns"),
         "counters": total,
     }
     if sched:

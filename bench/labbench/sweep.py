@@ -22,16 +22,6 @@ POOL_FIGURES = ("local_share", "refills_per_mio", "steals_per_mio", "waits_per_m
                 "handed_per_mio", "fails_per_mio")
 
 
-def load_runs(run):
-    """{vcpus: summary} of the run and its vcpus-N/ folders."""
-    runs = {}
-    for folder in [run] + sorted(run.glob("vcpus-*")):
-        summary = sm.load_summary(folder)
-        if summary:
-            runs[summary["vcpus"]] = summary
-    return runs
-
-
 def side(p, alloc):
     s = p.get(alloc)
     if not s:
@@ -45,14 +35,19 @@ def side(p, alloc):
 
 
 def sweep(run):
-    runs = load_runs(run)
-    if len(runs) < 2:
-        sys.exit(f"labbench.sweep: {run} holds a run at {len(runs)} vCPU count(s); "
-                 "a sweep needs two or more (make bench VCPUS=\"1 2 4 8\")")
+    """The sweep of RUN: the full count's summary there, the other counts'
+    in vcpus-N/."""
     full = sm.load_summary(run)
+    summaries = [full] + [sm.load_summary(f) for f in sorted(run.glob("vcpus-*"))]
+    runs = {s["vcpus"]: s for s in summaries if s}
+    if not full or len(runs) < 2:
+        sys.exit(f"labbench.sweep: {run} holds a run at {len(runs)} vCPU count(s); "
+                 "a sweep needs two or more, one of them in the run's own folder "
+                 "(make bench VCPUS=\"1 2 4 8\")")
     counts = sorted(runs)
     points = []
-    for name in [p["name"] for p in full["points"]] if full else []:
+    for full_point in full["points"]:
+        name = full_point["name"]
         rows = []
         for v in counts:
             p = next((q for q in runs[v]["points"] if q["name"] == name), None)
@@ -64,11 +59,11 @@ def sweep(run):
                          "ratio_pool_to_sbitmap": p.get("ratio_pool_to_sbitmap"),
                          "verdict": p["verdict"]})
         if len(rows) >= 2:
-            p = next(q for q in full["points"] if q["name"] == name)
-            points.append({"name": name, "device": p["device"], "job": p["job"],
-                           "depth": p["depth"], "params": p["params"], "by_vcpus": rows})
+            points.append({"name": name, "device": full_point["device"], "job": full_point["job"],
+                           "depth": full_point["depth"], "params": full_point["params"],
+                           "by_vcpus": rows})
     return {"schema": SCHEMA, "run": run.name, "vcpus": counts,
-            "full_vcpus": full["vcpus"] if full else None, "points": points}
+            "full_vcpus": full["vcpus"], "points": points}
 
 
 def fmt(x, spec):
@@ -96,11 +91,8 @@ def text(data):
 
 
 def load_sweep(run):
-    path = pathlib.Path(run) / "sweep.json"
-    if not path.exists():
-        return None
-    data = json.loads(path.read_text())
-    return data if data.get("schema") == SCHEMA else None
+    """A run's sweep.json if it has this module's schema, else None."""
+    return sm.load_summary(run, SCHEMA, "sweep.json")
 
 
 def main(run):
