@@ -28,6 +28,14 @@ const char tags_pool_name[] = TAGS_POOL_NAME;
 void percpu_tag_free_to(struct percpu_tag_pool *pool, unsigned int tag,
 			unsigned int cpu);
 
+/*
+ * Sizes the caches by the CPUs mapped to the queue, as blk-mq does; weak for
+ * a pool built from a series that lacks it.
+ */
+#pragma weak percpu_tag_pool_expect_users
+void percpu_tag_pool_expect_users(struct percpu_tag_pool *pool,
+				  unsigned int nr_users);
+
 struct tags {
 	enum tags_kind kind;
 	unsigned int depth;
@@ -55,11 +63,9 @@ struct tags *tags_create(enum tags_kind kind, unsigned int depth,
 		t->pool = kzalloc(sizeof(*t->pool), GFP_KERNEL);
 		if (!t->pool || percpu_tag_pool_init(t->pool, depth))
 			goto fail;
-#ifdef DEFINE_PERCPU_TAG_WAIT
 		/* As blk-mq does, with the CPUs mapped to the queue. */
-		if (users)
+		if (users && percpu_tag_pool_expect_users)
 			percpu_tag_pool_expect_users(t->pool, users);
-#endif
 	}
 	return t;
 fail:

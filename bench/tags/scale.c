@@ -366,7 +366,7 @@ static int run_scenario(const struct scenario *s)
 	ring_init(&run.device, s->users * s->inflight);
 	run.owner = calloc(s->depth, 1);
 	run.warm_min = s->ios / 4;
-	run.warm_max = s->ios;
+	run.warm_max = 4 * s->ios;
 	run.warm_each = 2 * s->inflight + 8;
 
 	if (kshim_model_run(s->users, s->seed, 4, cpu_main, &run)) {
