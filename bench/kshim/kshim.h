@@ -956,6 +956,11 @@ static inline void __wake_up_locked_key(struct wait_queue_head *wq,
 {
 	__wake_up_common(wq, mode, 1, 0, key);
 }
+static inline void __wake_up_locked(struct wait_queue_head *wq,
+				    unsigned int mode, int nr)
+{
+	__wake_up_common(wq, mode, nr, 0, NULL);
+}
 #define wake_up(wq)		__wake_up(wq, TASK_NORMAL, 1, NULL)
 #define wake_up_nr(wq, nr)	__wake_up(wq, TASK_NORMAL, nr, NULL)
 #define wake_up_all(wq)		__wake_up(wq, TASK_NORMAL, 0, NULL)
