@@ -2,14 +2,15 @@
 /*
  * Two exclusive waiters and two frees racing their wake-ups, on the model
  * (bench/kshim/rt-model.c), once per seed: CPU 0 holds both tags of a pool
- * of two and frees them, one quantum apart or so; CPUs 1 and 2 each sleep in
- * a blocking allocation until they get a tag, and keep it until both have
- * one.  A wakeup lost between them leaves a waiter asleep while a tag is
- * free and the other asleep until it gets one too: every CPU sleeps, which
- * the model reports.  Prints "SEEDS seeds, N lost a wakeup" and the first
- * seeds that did; exits 1 if any did.
+ * of two and frees them, one quantum apart or so; CPU 1 and CPU OTHER (2 if
+ * not given) each sleep in a blocking allocation until they get a tag, and
+ * keep it until both have one.  The pool's waiters of CPUs 1 and 2 share a
+ * wait queue, those of CPUs 1 and 4 do not.  A wakeup lost between them
+ * leaves a waiter asleep while a tag is free and the other asleep until it
+ * gets one too: every CPU sleeps, which the model reports.  Prints "SEEDS
+ * seeds, N lost a wakeup" and the first seeds that did; exits 1 if any did.
  *
- * usage: waitrace SEEDS
+ * usage: waitrace SEEDS [OTHER]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 
 struct race {
 	struct tags *tags;
+	unsigned int other;	/* the second waiter's CPU */
 	int held[2];
 	unsigned int got;
 	bool first_parked;
@@ -34,6 +36,8 @@ static void cpu_main(unsigned int cpu, void *arg)
 		tags_put(r->tags, r->held[1], 0);
 		return;
 	}
+	if (cpu != 1 && cpu != r->other)
+		return;
 	tag = tags_get(r->tags, true);
 	if (tag < 0)
 		return;
@@ -42,7 +46,7 @@ static void cpu_main(unsigned int cpu, void *arg)
 		r->first_parked = true;
 		kshim_model_sleep();
 	} else if (r->first_parked) {
-		kshim_model_wake(cpu == 1 ? 2 : 1);
+		kshim_model_wake(cpu == 1 ? r->other : 1);
 	}
 	tags_put(r->tags, tag, cpu);
 }
@@ -50,24 +54,30 @@ static void cpu_main(unsigned int cpu, void *arg)
 int main(int argc, char **argv)
 {
 	unsigned long seeds = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000, s;
+	unsigned int other = argc > 2 ? strtoul(argv[2], NULL, 10) : 2;
 	unsigned long lost = 0;
 
+	if (other < 2 || other > 63) {
+		fprintf(stderr, "waitrace: OTHER must be a CPU from 2 to 63\n");
+		return 2;
+	}
 	for (s = 1; s <= seeds; s++) {
-		struct race r = { 0 };
+		struct race r = { .other = other };
 
-		kshim_setup(3);
+		kshim_setup(other + 1);
 		r.tags = tags_create(TAGS_POOL, 2, 3);
 		if (!r.tags)
 			return 2;
 		r.held[0] = tags_get(r.tags, false);
 		r.held[1] = tags_get(r.tags, false);
-		if (kshim_model_run(3, s, 2, cpu_main, &r)) {
+		if (kshim_model_run(other + 1, s, 2, cpu_main, &r)) {
 			if (lost++ < 5)
 				printf("seed %lu: a waiter sleeps while a tag is free\n", s);
 		} else {
 			tags_destroy(r.tags);
 		}
 	}
-	printf("%s: %lu seeds, %lu lost a wakeup\n", tags_pool_name, seeds, lost);
+	printf("%s: %lu seeds, waiters on CPUs 1 and %u, %lu lost a wakeup\n",
+	       tags_pool_name, seeds, other, lost);
 	return lost ? 1 : 0;
 }
