@@ -230,11 +230,13 @@ bench-budget:
 
 # Plots of every run with a bench summary.json (RUN/report/*.svg, gnuplot)
 # and one static page over all of them, results/dashboard.html (no server
-# needed); BASELINE=<run> adds a column against that run.
+# needed); BASELINE=<run> adds a column against that run.  Runs drawn
+# already keep their plots; REDRAW=1 draws them all again.
 #   in: results/*/summary.json   out: results/*/report/, results/dashboard.html
 BASELINE ?=
+REDRAW   ?=
 report:
-	$(PY) -m labbench.report results $(BASELINE)
+	REDRAW=$(REDRAW) $(PY) -m labbench.report results $(BASELINE)
 
 # Ratios of two runs per point, with a noise-aware verdict.
 #   in: results/A/summary.json, results/B/summary.json   out: the terminal

@@ -13,12 +13,15 @@ the previous run that has the same point (and against BASELINE when
 given), the newest vCPU sweep, and the history of every run with a
 sparkline per point.  Runs of make bench-scale and make bench-tags-native
 (schemas tags-scale/1, tags-native/1) are drawn by labbench.tagsplots and
-the newest of each closes the page.
+the newest of each closes the page.  A run whose report/ folder holds
+files already keeps them, so that committed runs do not change with the
+plotting code; REDRAW=1 in the environment draws every run again.
 
 usage: python3 -m labbench.report RESULTS [BASELINE]
 """
 import datetime
 import html
+import os
 import pathlib
 import re
 import subprocess
@@ -63,14 +66,20 @@ def gnuplot(script, cwd):
         sys.exit(f"labbench.report: gnuplot failed in {cwd}:\n{res.stderr}")
 
 
+def drawn(run):
+    """Has RUN/report/ any file, drawn by an earlier report?"""
+    out = run / "report"
+    return out.is_dir() and any(out.iterdir())
+
+
 def plot_run(run, summary):
+    points = ran(summary)
+    if not points:
+        return []
     out = run / "report"
     out.mkdir(exist_ok=True)
     for old in PLOTS:
         (out / old).unlink(missing_ok=True)
-    points = ran(summary)
-    if not points:
-        return []
     made = []
     rows = []
     for p in points:
@@ -486,14 +495,17 @@ def main(results, baseline_arg=None):
                 baseline = sm.load_summary(path)
         if baseline is None:
             sys.exit(f"labbench.report: BASELINE={baseline_arg} is no run with a summary.json")
+    redraw = bool(os.environ.get("REDRAW"))
     for run, summary in zip(runs, history):
+        if drawn(run) and not redraw:
+            continue
         made = plot_run(run, summary)
         data = sweep_mod.load_sweep(run)
         if data:
             made += plot_sweep(run, data)
         print(f"labbench.report: {run}/report/: {' '.join(made)}")
     from . import tagsplots
-    for run, made in tagsplots.plot_all(results):
+    for run, made in tagsplots.plot_all(results, lambda run: drawn(run) and not redraw):
         print(f"labbench.report: {run}/report/: {' '.join(made)}")
     out = results / "dashboard.html"
     out.write_text(page(results, history, runs, baseline, tagsplots.section(results, inline_svg)))

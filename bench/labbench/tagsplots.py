@@ -187,10 +187,13 @@ def latest(runs, schema):
     return None, None
 
 
-def plot_all(results):
-    """Plots every scale and native run under RESULTS; returns (run, names) pairs."""
+def plot_all(results, keep=lambda run: False):
+    """Plots every scale and native run under RESULTS but those keep(run)
+    says to leave as they are; returns (run, names) pairs."""
     made = []
     for run in sorted(p for p in pathlib.Path(results).iterdir() if p.is_dir()):
+        if keep(run):
+            continue
         for schema, plot in ((SCALE_SCHEMA, plot_scale), (NATIVE_SCHEMA, plot_native)):
             summary = load_summary(run, schema)
             if summary:

@@ -27,9 +27,10 @@ from . import fio, matrix
 FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "fixtures"
 
 
-def labbench(module, *args, check=True):
-    """python3 -m labbench.MODULE ARGS, in the test's folder: its output."""
-    env = dict(os.environ, PYTHONPATH=str(FIXTURES.parent))
+def labbench(module, *args, check=True, env=None):
+    """python3 -m labbench.MODULE ARGS, in the test's folder, with ENV added
+    to the environment: its output."""
+    env = dict(os.environ, PYTHONPATH=str(FIXTURES.parent), **(env or {}))
     res = subprocess.run([sys.executable, "-m", f"labbench.{module}", *map(str, args)],
                          capture_output=True, text=True, env=env)
     if check and res.returncode:
@@ -104,6 +105,15 @@ class MatrixRun(Fixture):
             self.assertNotIn(outside, page.lower())
         for plot in ("iops.svg", "ratio.svg", "contention.svg"):
             self.assertTrue((self.run_dir / "report" / plot).exists(), plot)
+
+    def test_report_keeps_a_drawn_run_unless_told(self):
+        labbench("report", self.results)
+        iops = self.run_dir / "report" / "iops.svg"
+        iops.write_text("as committed")
+        labbench("report", self.results)
+        self.assertEqual(iops.read_text(), "as committed")
+        labbench("report", self.results, env={"REDRAW": "1"})
+        self.assertIn("<svg", iops.read_text())
 
     def test_fio_prints_the_iops_of_the_summary(self):
         point = next(p for p in self.summary["points"] if p.get("pool"))
