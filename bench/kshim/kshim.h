@@ -100,6 +100,7 @@ typedef struct { long counter; } atomic_long_t;
 #define size_mul(a, b)		((size_t)(a) * (size_t)(b))
 #define array_size(a, b)	size_mul(a, b)
 #define BUILD_BUG_ON(cond)	_Static_assert(!(cond), #cond)
+#define static_assert(expr, ...)	_Static_assert(expr, #expr)
 #define BUILD_BUG_ON_ZERO(e)	0
 #define EXPORT_SYMBOL(...)
 #define EXPORT_SYMBOL_GPL(...)
