@@ -496,8 +496,12 @@ def main(results, baseline_arg=None):
         if baseline is None:
             sys.exit(f"labbench.report: BASELINE={baseline_arg} is no run with a summary.json")
     redraw = bool(os.environ.get("REDRAW"))
+
+    def keep(run):
+        return drawn(run) and not redraw
+
     for run, summary in zip(runs, history):
-        if drawn(run) and not redraw:
+        if keep(run):
             continue
         made = plot_run(run, summary)
         data = sweep_mod.load_sweep(run)
@@ -505,7 +509,7 @@ def main(results, baseline_arg=None):
             made += plot_sweep(run, data)
         print(f"labbench.report: {run}/report/: {' '.join(made)}")
     from . import tagsplots
-    for run, made in tagsplots.plot_all(results, lambda run: drawn(run) and not redraw):
+    for run, made in tagsplots.plot_all(results, keep):
         print(f"labbench.report: {run}/report/: {' '.join(made)}")
     out = results / "dashboard.html"
     out.write_text(page(results, history, runs, baseline, tagsplots.section(results, inline_svg)))
