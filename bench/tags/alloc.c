@@ -88,6 +88,22 @@ void tags_destroy(struct tags *t)
 	free(t);
 }
 
+unsigned int tags_stats(struct tags *t, unsigned long long *count,
+			const char *const **names)
+{
+	struct percpu_tag_stats sum;
+	unsigned int i;
+
+	if (t->kind != TAGS_POOL)
+		return 0;
+	BUILD_BUG_ON(PERCPU_TAG_NR_STATS > TAGS_MAX_STATS);
+	percpu_tag_pool_stats(t->pool, &sum);
+	for (i = 0; i < PERCPU_TAG_NR_STATS; i++)
+		count[i] = sum.count[i];
+	*names = percpu_tag_stat_names;
+	return PERCPU_TAG_NR_STATS;
+}
+
 /* blk_mq_get_tag()'s loop for the sbitmap, without running the queue. */
 static int sbitmap_get_wait(struct tags *t)
 {

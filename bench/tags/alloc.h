@@ -33,4 +33,12 @@ void tags_put(struct tags *t, unsigned int tag, unsigned int alloc_cpu);
 /* Tags that can be allocated now; exact when nothing runs concurrently. */
 unsigned int tags_nr_free(struct tags *t);
 
+/*
+ * The pool's counters summed over its CPUs into @count, their names into
+ * @names; returns how many (at most TAGS_MAX_STATS), 0 if @t is no pool.
+ */
+#define TAGS_MAX_STATS 16
+unsigned int tags_stats(struct tags *t, unsigned long long *count,
+			const char *const **names);
+
 #endif /* _BENCH_TAGS_ALLOC_H */

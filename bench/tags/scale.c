@@ -26,6 +26,10 @@
  * Each scenario ends with checks that fail the run (exit status 1): no tag
  * handed out twice, every tag free again, and all DEPTH tags allocatable
  * from one CPU (none stranded).
+ *
+ * With KSHIM_PROFILE set, each scenario also prints on stderr the lines with
+ * the most transfers and the pool's counters (percpu_tag_pool_stats()) per
+ * I/O measured.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +84,11 @@ struct run {
 	struct kshim_counts counts;
 	unsigned long measured;
 	int errors;
+	/* KSHIM_PROFILE: the pool's counters when measuring starts and stops. */
+	bool profile;
+	unsigned int nr_stats;
+	const char *const *stat_names;
+	unsigned long long stats_start[TAGS_MAX_STATS], stats_stop[TAGS_MAX_STATS];
 };
 
 static void ring_init(struct ring *r, unsigned int size)
@@ -131,6 +140,21 @@ static int get_tag(struct run *run, bool wait)
 }
 
 /* The I/O of @io completes on the calling CPU. */
+/* With KSHIM_PROFILE set: the pool's counters per I/O measured, on stderr. */
+static void print_stats(struct run *run)
+{
+	unsigned int i;
+
+	if (!run->measured)
+		return;
+	for (i = 0; i < run->nr_stats; i++)
+		fprintf(stderr, "%s%s %.3f", i ? " " : "  pool counters per io: ",
+			run->stat_names[i],
+			(double)(run->stats_stop[i] - run->stats_start[i]) / run->measured);
+	if (run->nr_stats)
+		fputc('\n', stderr);
+}
+
 static void complete(struct run *run, struct io io)
 {
 	if (!run->owner[io.tag])
@@ -146,12 +170,18 @@ static void complete(struct run *run, struct io io)
 	run->completed++;
 	if (!run->measuring && run->completed >= run->warm_min &&
 	    (run->nr_warm == run->s->users || run->completed >= run->warm_max)) {
+		/* Read before the counts start: the reads move lines. */
+		if (run->profile)
+			run->nr_stats = tags_stats(run->tags, run->stats_start,
+						   &run->stat_names);
 		kshim_model_reset_counts();
 		run->nowait_fails = 0;
 		run->measuring = true;
 		run->stop_at = run->completed + run->s->ios;
 	} else if (run->measuring && run->completed == run->stop_at) {
 		kshim_model_counts(&run->counts);
+		if (run->nr_stats)
+			tags_stats(run->tags, run->stats_stop, &run->stat_names);
 		run->measured = run->s->ios;
 		run->stop = true;
 	}
@@ -348,7 +378,7 @@ static enum tags_kind kind_of(const char *alloc)
 
 static int run_scenario(const struct scenario *s)
 {
-	struct run run = { .s = s };
+	struct run run = { .s = s, .profile = getenv("KSHIM_PROFILE") };
 	unsigned long warnings = kshim_warnings();
 	struct kshim_mem mem;
 	const struct kshim_counts *c = &run.counts;
@@ -375,6 +405,7 @@ static int run_scenario(const struct scenario *s)
 	run_ok = !kshim_model_run(s->users, s->seed, 4, cpu_main, &run);
 	/* Lines of the I/Os measured, not of the checks below. */
 	kshim_model_profile(run.measured);
+	print_stats(&run);
 	if (!run_ok) {
 		unsigned long held = 0;
 
