@@ -139,7 +139,6 @@ static int get_tag(struct run *run, bool wait)
 	return tag;
 }
 
-/* The I/O of @io completes on the calling CPU. */
 /* With KSHIM_PROFILE set: the pool's counters per I/O measured, on stderr. */
 static void print_stats(struct run *run)
 {
@@ -155,6 +154,7 @@ static void print_stats(struct run *run)
 		fputc('\n', stderr);
 }
 
+/* The I/O of @io completes on the calling CPU. */
 static void complete(struct run *run, struct io io)
 {
 	if (!run->owner[io.tag])
