@@ -827,6 +827,30 @@ static inline int autoremove_wake_function(struct wait_queue_entry *w,
 	(w)->flags = 0;							\
 } while (0)
 
+/* A wake_q: the tasks to wake once the waker dropped its locks. */
+#define KSHIM_WAKE_Q_MAX	4
+struct wake_q_head {
+	struct task_struct *tasks[KSHIM_WAKE_Q_MAX];
+	unsigned int nr;
+};
+#define DEFINE_WAKE_Q(name)	struct wake_q_head name = { .nr = 0 }
+static inline void wake_q_init(struct wake_q_head *head)
+{
+	head->nr = 0;
+}
+static inline void wake_q_add(struct wake_q_head *head, struct task_struct *task)
+{
+	BUG_ON(head->nr == KSHIM_WAKE_Q_MAX);
+	head->tasks[head->nr++] = task;
+}
+static inline void wake_up_q(struct wake_q_head *head)
+{
+	unsigned int i;
+
+	for (i = 0; i < head->nr; i++)
+		kshim_wake_task(head->tasks[i], TASK_NORMAL);
+}
+
 static inline void init_waitqueue_head(struct wait_queue_head *wq)
 {
 	spin_lock_init(&wq->lock);
