@@ -134,6 +134,10 @@ guest_env = env TEST_TIMEOUT=$(TEST_TIMEOUT) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURD
 	LAB_MODROOT=$(KBUILD_$(1))/modroot LAB_DRIVERS=$(KBUILD_$(1))/lab-drivers LAB_KSRC=$(KSRC)
 
 # --- 7. Tests: every guest/tests/*.sh in one test-kernel boot. ---------------
+# $(call guest_tests,FLAVOUR,TIMEOUT,OUT [DISK=...],[VAR=... ]guest/run-tests TESTS):
+# one boot of the FLAVOUR kernel with the tests' CPUs and memory.
+guest_tests = KERNEL=$(KBUILD_$(1))/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) \
+	MAXCPUS=$(TEST_MAXCPUS) TIMEOUT=$(2) OUT=$(3) guest/run $(call guest_env,$(1)) $(4)
 # Host tests first (userspace builds of our kernel code, from the patched
 # tree), then every guest/tests/*.sh in one boot of the test kernel.
 GUEST_TESTS  ?= $(sort $(wildcard guest/tests/*.sh))
@@ -160,16 +164,12 @@ test: drivers-test $(BT)/pool/.built $(if $(GUEST_TESTS_RT),$(KBUILD_rt)/.lab-bu
 	for t in $(GUEST_TESTS); do basename $$t .sh; done >>$$run/expected; \
 	for t in $(GUEST_TESTS_RT); do echo rt-$$(basename $$t .sh); done >>$$run/expected; \
 	truncate -s $(TEST_DISK_SIZE) $$run/virtio-disk.img; \
-	KERNEL=$(KBUILD_test)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) \
-		MAXCPUS=$(TEST_MAXCPUS) TIMEOUT=$(GUEST_TIMEOUT) OUT=$$run/guest DISK=$$run/virtio-disk.img \
-		guest/run $(call guest_env,test) guest/run-tests $(GUEST_TESTS) \
+	$(call guest_tests,test,$(GUEST_TIMEOUT),$$run/guest DISK=$$run/virtio-disk.img,guest/run-tests $(GUEST_TESTS)) \
 		|| echo "test: the guest test run ended with status $$?"; \
 	rm -f $$run/virtio-disk.img; \
 	if [ -n "$(GUEST_TESTS_RT)" ]; then \
 		echo "test: the PREEMPT_RT kernel"; \
-		KERNEL=$(KBUILD_rt)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) \
-			MAXCPUS=$(TEST_MAXCPUS) TIMEOUT=$(GUEST_TIMEOUT) OUT=$$run/guest-rt \
-			guest/run $(call guest_env,rt) LAB_TEST_PREFIX=rt- guest/run-tests $(GUEST_TESTS_RT) \
+		$(call guest_tests,rt,$(GUEST_TIMEOUT),$$run/guest-rt,LAB_TEST_PREFIX=rt- guest/run-tests $(GUEST_TESTS_RT)) \
 			|| echo "test: the RT guest test run ended with status $$?"; \
 	fi; \
 	guest/summarize --tap $$run/results.tap $$run/expected \
@@ -190,9 +190,7 @@ test-kasan: $(KBUILD_kasan)/.lab-drivers
 	echo "test-kasan: logs in $$run"; guest/record-run $$run $(VCPUS) test-kasan; \
 	for t in $(GUEST_TESTS_KASAN); do basename $$t .sh; done >$$run/expected; \
 	truncate -s $(TEST_DISK_SIZE) $$run/virtio-disk.img; \
-	KERNEL=$(KBUILD_kasan)/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) \
-		MAXCPUS=$(TEST_MAXCPUS) TIMEOUT=$(GUEST_TIMEOUT_KASAN) OUT=$$run/guest DISK=$$run/virtio-disk.img \
-		guest/run $(call guest_env,kasan) guest/run-tests $(GUEST_TESTS_KASAN) \
+	$(call guest_tests,kasan,$(GUEST_TIMEOUT_KASAN),$$run/guest DISK=$$run/virtio-disk.img,guest/run-tests $(GUEST_TESTS_KASAN)) \
 		|| echo "test-kasan: the guest test run ended with status $$?"; \
 	rm -f $$run/virtio-disk.img; \
 	guest/summarize --tap $$run/results.tap $$run/expected $$(ls $$run/guest/results 2>/dev/null)
