@@ -274,8 +274,9 @@ static int __init tagbench_init(void)
 		return -EINVAL;
 	}
 	for (d = 0; d < nr_depths; d++) {
-		if (!depths[d] || depths[d] > INT_MAX) {
-			pr_err("depth %u is not between 1 and INT_MAX\n", depths[d]);
+		if (!depths[d] || depths[d] > PERCPU_TAG_MAX_TAGS) {
+			pr_err("depth %u is not between 1 and %u\n", depths[d],
+			       PERCPU_TAG_MAX_TAGS);
 			return -EINVAL;
 		}
 	}

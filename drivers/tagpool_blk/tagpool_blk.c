@@ -73,7 +73,7 @@
 #define TPB_MAX_DEVICES		16
 #define TPB_MAX_DEPTH		4096
 #define TPB_MAX_SIZE_MB		65536
-#define TPB_MAX_DEVICE_TAGS	65536
+#define TPB_MAX_DEVICE_TAGS	PERCPU_TAG_MAX_TAGS
 /* Backstop re-run of a queue that was refused a device tag, see tpb_refuse(). */
 #define TPB_STARVED_RERUN_MS	10
 
@@ -115,7 +115,7 @@ MODULE_PARM_DESC(size_mb, "Size of each device in MiB (1..65536). Default: 1024"
 
 static int device_tags;
 module_param(device_tags, int, 0444);
-MODULE_PARM_DESC(device_tags, "Device-wide tags per tag space, 0 = none (0..65536). Default: 0");
+MODULE_PARM_DESC(device_tags, "Device-wide tags per tag space, 0 = none (0..65535). Default: 0");
 
 static char *tag_alloc = "pool";
 module_param(tag_alloc, charp, 0444);
