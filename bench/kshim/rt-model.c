@@ -24,6 +24,8 @@
  *   CPU that has not finished sleeps, the run stops with an error: the
  *   allocator lost a wake-up (or the workload waits for nothing).
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,7 +245,28 @@ static inline int home_of(const char *a, const struct line *l)
 
 enum { ACC_READ, ACC_WRITE, ACC_RMW };
 
-static void line_access(unsigned int cpu, const char *a, int kind)
+/* KSHIM_PROFILE: transfers by the code address of the access. */
+#define PC_SLOTS	4096
+static struct {
+	const void *pc;
+	uint32_t transfers;
+} pc_transfers[PC_SLOTS];
+
+static void pc_count(const void *pc)
+{
+	size_t i = ((uintptr_t)pc * 0x9e3779b97f4a7c15ULL) >> 52, probes;
+
+	for (probes = 0; probes < PC_SLOTS; probes++, i = (i + 1) % PC_SLOTS) {
+		if (pc_transfers[i].pc && pc_transfers[i].pc != pc)
+			continue;
+		pc_transfers[i].pc = pc;
+		pc_transfers[i].transfers++;
+		return;
+	}
+}
+
+static void line_access(unsigned int cpu, const char *a, int kind,
+			const void *pc)
 {
 	struct line *l = &dir[(a - arena) >> LINE_SHIFT];
 	struct kshim_counts *c = &cpus[cpu].counts;
@@ -261,6 +284,7 @@ static void line_access(unsigned int cpu, const char *a, int kind)
 			c->transfers++;
 			c->transfers_read++;
 			l->transfers++;
+			pc_count(pc);
 			l->sharers[owner / 64] |= 1ULL << (owner % 64);
 			l->owner = 0;
 		}
@@ -272,6 +296,7 @@ static void line_access(unsigned int cpu, const char *a, int kind)
 	if (owner != NO_CPU || set_others(l->sharers, cpu)) {
 		c->transfers++;
 		l->transfers++;
+		pc_count(pc);
 	}
 	memset(l->sharers, 0, sizeof(l->sharers));
 	l->owner = cpu + 1;
@@ -289,8 +314,11 @@ static void switch_out(void)
  * Called before every load, store or atomic of instrumented code: switch CPUs
  * when the quantum is used up, then account the access.
  */
-static inline void access(const volatile void *addr, unsigned int size, int kind)
+static __attribute__((always_inline)) inline void
+access(const volatile void *addr, unsigned int size, int kind)
 {
+	/* The hook's caller: the access in instrumented code. */
+	const void *pc = __builtin_return_address(0);
 	const char *a = (const char *)addr;
 	unsigned int cpu;
 
@@ -308,9 +336,9 @@ static inline void access(const volatile void *addr, unsigned int size, int kind
 	cpus[cpu].counts.accesses++;
 	if (kind == ACC_RMW)
 		cpus[cpu].counts.locked_rmw++;
-	line_access(cpu, a, kind);
+	line_access(cpu, a, kind, pc);
 	if (((uintptr_t)a ^ ((uintptr_t)a + size - 1)) >> LINE_SHIFT)
-		line_access(cpu, a + size - 1, kind);
+		line_access(cpu, a + size - 1, kind, pc);
 }
 
 /* ---- ThreadSanitizer's hooks ------------------------------------------------------ */
@@ -384,7 +412,13 @@ void __tsan_atomic_signal_fence(int mo) { }
 /*
  * Atomics run here instead of in the caller; one simulated CPU runs at a
  * time, so a plain read-modify-write after the switch point is atomic.
+ * Each hook does its own access(), so that the profile names its caller.
  */
+#define ATOMIC_CAS(a, c, v, n) ({					\
+	access(a, n / 8, ACC_RMW);					\
+	*(a) == *(c) ? (*(a) = (v), 1) : (*(c) = *(a), 0);		\
+})
+
 #define ATOMIC_HOOKS(n, T)						\
 T __tsan_atomic##n##_load(const volatile T *a, int mo)			\
 { access(a, n / 8, ACC_READ); return *a; }				\
@@ -406,21 +440,13 @@ T __tsan_atomic##n##_fetch_nand(volatile T *a, T v, int mo)		\
 { T o; access(a, n / 8, ACC_RMW); o = *a; *a = ~(o & v); return o; }	\
 int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v, \
 					       int mo, int fmo)		\
-{									\
-	access(a, n / 8, ACC_RMW);					\
-	if (*a == *c) {							\
-		*a = v;							\
-		return 1;						\
-	}								\
-	*c = *a;							\
-	return 0;							\
-}									\
+{ return ATOMIC_CAS(a, c, v, n); }					\
 int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v,	\
 					     int mo, int fmo)		\
-{ return __tsan_atomic##n##_compare_exchange_strong(a, c, v, mo, fmo); } \
+{ return ATOMIC_CAS(a, c, v, n); }					\
 T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v,	\
 					  int mo, int fmo)		\
-{ __tsan_atomic##n##_compare_exchange_strong(a, &c, v, mo, fmo); return c; }
+{ ATOMIC_CAS(a, &c, v, n); return c; }
 ATOMIC_HOOKS(8, uint8_t)
 ATOMIC_HOOKS(16, uint16_t)
 ATOMIC_HOOKS(32, uint32_t)
@@ -574,6 +600,34 @@ void kshim_model_reset_counts(void)
 	if (arena)
 		for (l = 0; l < (size_t)(slab_next - arena) >> LINE_SHIFT; l++)
 			dir[l].transfers = 0;
+	memset(pc_transfers, 0, sizeof(pc_transfers));
+}
+
+/*
+ * The code addresses with the most transfers, as offsets in their object
+ * for addr2line -f -i -e.
+ */
+static void profile_code(unsigned long ios)
+{
+	unsigned int k;
+	size_t i, best;
+	Dl_info info;
+
+	for (k = 0; k < 16; k++) {
+		best = 0;
+		for (i = 0; i < PC_SLOTS; i++)
+			if (pc_transfers[i].transfers > pc_transfers[best].transfers)
+				best = i;
+		if (!pc_transfers[best].transfers)
+			break;
+		if (!dladdr(pc_transfers[best].pc, &info))
+			info.dli_fbase = NULL;
+		fprintf(stderr, "  code %#lx: %.3f transfers/io\n",
+			(unsigned long)((const char *)pc_transfers[best].pc -
+					(const char *)info.dli_fbase),
+			(double)pc_transfers[best].transfers / ios);
+		pc_transfers[best].transfers = 0;
+	}
 }
 
 /*
@@ -604,6 +658,7 @@ void kshim_model_profile(unsigned long ios)
 			bytes);
 		dir[best].transfers = 0;
 	}
+	profile_code(ios);
 }
 
 static void cpu_main(struct mcpu *m)

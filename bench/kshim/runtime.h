@@ -59,7 +59,10 @@ void kshim_model_wake(unsigned int cpu);
 void kshim_model_op_begin(void);
 void kshim_model_counts(struct kshim_counts *sum);
 void kshim_model_reset_counts(void);
-/* With KSHIM_PROFILE set: the lines with most transfers per I/O, on stderr. */
+/*
+ * With KSHIM_PROFILE set: the lines with most transfers per I/O, then the
+ * code addresses with most (offsets for addr2line -f -i -e), on stderr.
+ */
 void kshim_model_profile(unsigned long ios);
 /* Forget all allocator memory and its cache-line states (between runs). */
 void kshim_model_reset_memory(void);

@@ -2,7 +2,9 @@
 /*
  * The tag allocators under test, driven the way blk-mq drives them: an
  * sbitmap_queue with blk_mq_get_tag()'s wait loop and sbitmap_queue_clear()
- * with the allocating CPU, or a percpu_tag_pool.  Compiled with the kshim
+ * with the allocating CPU, or a percpu_tag_pool with the loop blk-mq waits
+ * in for it (blk_mq_wait_pool_tag()) and percpu_tag_free_to() with the
+ * allocating CPU.  Compiled with the kshim
  * against the patched tree's headers; in the model this file is instrumented
  * like lib/, so the wait loop's accesses count too.
  */
@@ -127,6 +129,44 @@ static int sbitmap_get_wait(struct tags *t)
 	return tag;
 }
 
+/*
+ * blk_mq_get_tag()'s loop for the pool (blk_mq_wait_pool_tag()), without
+ * running the queue, a fair share or a change of hardware queue.
+ */
+static unsigned int pool_get_wait(struct tags *t)
+{
+	u64 start = ktime_get_ns();
+	struct percpu_tag_wait w;
+	bool slept = false;
+	unsigned int tag;
+
+	percpu_tag_init_wait(&w, UINT_MAX);
+	for (;;) {
+		tag = percpu_tag_alloc(t->pool, GFP_NOWAIT);
+		if (tag != TAG_FAIL)
+			break;
+		percpu_tag_prepare_wait(t->pool, &w);
+		tag = percpu_tag_alloc_queued(t->pool, UINT_MAX);
+		if (tag != TAG_FAIL)
+			break;
+		io_schedule();
+		slept = true;
+		if (READ_ONCE(w.tag) != TAG_FAIL)
+			break;
+		tag = percpu_tag_take_raced(t->pool, &w);
+		if (tag != TAG_FAIL)
+			break;
+	}
+	/* Keep a tag handed over unless one was found by trying. */
+	if (tag == TAG_FAIL)
+		tag = percpu_tag_finish_wait(t->pool, &w, true);
+	else
+		percpu_tag_finish_wait(t->pool, &w, false);
+	if (slept)
+		percpu_tag_account_wait(t->pool, ktime_get_ns() - start);
+	return tag;
+}
+
 int tags_get(struct tags *t, bool wait)
 {
 	unsigned int tag;
@@ -139,7 +179,10 @@ int tags_get(struct tags *t, bool wait)
 			nr = sbitmap_get_wait(t);
 		return nr;
 	case TAGS_POOL:
-		tag = percpu_tag_alloc(t->pool, wait ? GFP_KERNEL : GFP_NOWAIT);
+		/* As blk_mq_get_tag(): one try, then its own wait loop. */
+		tag = percpu_tag_alloc(t->pool, GFP_NOWAIT);
+		if (tag == TAG_FAIL && wait)
+			tag = pool_get_wait(t);
 		return tag == TAG_FAIL ? -1 : (int)tag;
 	default:
 		return t->null_next++ % t->depth;

@@ -28,8 +28,9 @@
  * from one CPU (none stranded).
  *
  * With KSHIM_PROFILE set, each scenario also prints on stderr the lines with
- * the most transfers and the pool's counters (percpu_tag_pool_stats()) per
- * I/O measured.
+ * the most transfers, the code addresses that made most of them (give them
+ * to addr2line -f -i -e OUT/scale) and the pool's counters
+ * (percpu_tag_pool_stats()) per I/O measured.
  */
 #include <stdio.h>
 #include <stdlib.h>
