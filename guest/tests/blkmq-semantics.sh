@@ -96,9 +96,17 @@ for mode in pool sbitmap; do
 	writers=$!
 	run_fio "$mode-reader" /dev/nullb0 randread 1 1 15 psync >"$LAB_OUT/reader.out" &
 	reader=$!
+	# fio's jobs start their I/O seconds after fio starts under TCG: sample
+	# once the writers have requests in flight (at most 30 s from now).
+	waited=0
+	while [ "$(awk '{ print $2 }' /sys/block/nullb0/inflight)" -eq 0 ] &&
+		[ "$waited" -lt 30 ]; do
+		sleep 1
+		waited=$((waited + 1))
+	done
 	# One sampler for the whole run: a python3 start costs about a second
 	# under TCG.
-	seen=$(sample_bits /sys/kernel/debug/block/nullb0/hctx0/sched_tags_bitmap 12 5)
+	seen=$(sample_bits /sys/kernel/debug/block/nullb0/hctx0/sched_tags_bitmap 10 5)
 	read -r max samples over <<EOF
 $seen
 EOF
