@@ -6,7 +6,8 @@
 # (b) mq-deadline's async_depth=4: while async writers saturate a device
 #     and a sync reader keeps going, at most 4 writes (plus the reader's one
 #     read) hold scheduler tags in all but 5% of the samples of debugfs'
-#     bitmap, which is not read atomically, and the reader makes progress;
+#     bitmap (taken while writes are in flight, showing tags held), which
+#     is not read atomically, and the reader makes progress;
 # (c) tags_bitmap: with all 32 tags of a device held by slow requests, the
 #     debugfs tags_bitmap is the same for both (every bit set).
 set -eu
@@ -32,26 +33,34 @@ for line in open(sys.argv[1]):
 print(bits)' "$1"
 }
 
-# sample_bits FILE SECONDS LIMIT: read a debugfs *_bitmap file every 20 ms
-# for SECONDS; print the most bits seen set, the number of samples with any
-# and the number with more than LIMIT.  The file is not a snapshot: it
-# reads word after word (sbitmap's word, then its cleared bits), so a tag
-# freed and another taken while it is read count both, now and then.
+# sample_bits FILE INFLIGHT PID LIMIT: while process PID runs (at most 60
+# s), read a debugfs *_bitmap file every 20 ms, keeping the samples taken
+# while the INFLIGHT file (/sys/block/DEV/inflight) showed writes in
+# flight; print the most bits seen set in those, their number, the number
+# with any bit set and the number with more than LIMIT.  The file is not a
+# snapshot: it reads word after word (sbitmap's word, then its cleared
+# bits), so a tag freed and another taken while it is read count both, now
+# and then.
 sample_bits() {
-	python3 -c 'import sys, time
+	python3 -c 'import os, sys, time
 def bits(path):
     n = 0
     for line in open(path):
         for word in line.split(":", 1)[-1].split():
             n += bin(int(word, 16)).count("1")
     return n
-most = some = over = 0
-end = time.monotonic() + float(sys.argv[2])
-while time.monotonic() < end:
-    n = bits(sys.argv[1])
-    most, some, over = max(most, n), some + (n > 0), over + (n > int(sys.argv[3]))
+def writes(path):
+    return int(open(path).read().split()[1])
+most = kept = some = over = 0
+end = time.monotonic() + 60
+while os.path.exists("/proc/" + sys.argv[3]) and time.monotonic() < end:
+    if writes(sys.argv[2]):
+        n = bits(sys.argv[1])
+        kept += 1
+        most, some = max(most, n), some + (n > 0)
+        over += n > int(sys.argv[4])
     time.sleep(0.02)
-print(most, some, over)' "$1" "$2" "$3"
+print(most, kept, some, over)' "$1" "$2" "$3" "$4"
 }
 
 # run_fio NAME DEV RW DEPTH JOBS SECONDS [ENGINE]: a time-based fio run,
@@ -96,24 +105,19 @@ for mode in pool sbitmap; do
 	writers=$!
 	run_fio "$mode-reader" /dev/nullb0 randread 1 1 15 psync >"$LAB_OUT/reader.out" &
 	reader=$!
-	# fio's jobs start their I/O seconds after fio starts under TCG: sample
-	# once the writers have requests in flight (at most 30 s from now).
-	waited=0
-	while [ "$(awk '{ print $2 }' /sys/block/nullb0/inflight)" -eq 0 ] &&
-		[ "$waited" -lt 30 ]; do
-		sleep 1
-		waited=$((waited + 1))
-	done
-	# One sampler for the whole run: a python3 start costs about a second
-	# under TCG.
-	seen=$(sample_bits /sys/kernel/debug/block/nullb0/hctx0/sched_tags_bitmap 10 5)
-	read -r max samples over <<EOF
+	# fio's jobs start their I/O seconds after fio starts under TCG, and
+	# a python3 start costs about a second: one sampler for the writers'
+	# whole run, keeping the samples taken while writes are in flight.
+	seen=$(sample_bits /sys/kernel/debug/block/nullb0/hctx0/sched_tags_bitmap \
+		/sys/block/nullb0/inflight "$writers" 5)
+	read -r max kept samples over <<EOF
 $seen
 EOF
 	wait "$writers"
 	wait "$reader"
 	reads=$(iops_of "$(cat "$LAB_OUT/reader.out")")
-	echo "at most $max scheduler tags held ($samples samples with some, $over with more than 5); the reader did $reads IOPS"
+	echo "at most $max scheduler tags held ($kept samples with writes in flight, $samples with tags held, $over with more than 5); the reader did $reads IOPS"
+	[ "$kept" -gt 0 ] || fail "tags from $mode: no sample taken with writes in flight"
 	[ "$samples" -gt 0 ] || fail "tags from $mode: no scheduler tag seen held while writers saturate the device"
 	# A real excess holds while the writers run; a torn read comes and goes.
 	[ $((over * 20)) -le "$samples" ] ||
