@@ -37,10 +37,10 @@ print(bits)' "$1"
 # s), read a debugfs *_bitmap file every 20 ms, keeping the samples taken
 # while the INFLIGHT file (/sys/block/DEV/inflight) showed writes in
 # flight; print the most bits seen set in those, their number, the number
-# with any bit set and the number with more than LIMIT.  The file is not a
-# snapshot: it reads word after word (sbitmap's word, then its cleared
-# bits), so a tag freed and another taken while it is read count both, now
-# and then.
+# with any bit set, the number with more than LIMIT and the number of all
+# samples.  The file is not a snapshot: it reads word after word (sbitmap's
+# word, then its cleared bits), so a tag freed and another taken while it is
+# read count both, now and then.
 sample_bits() {
 	python3 -c 'import os, sys, time
 def bits(path):
@@ -51,16 +51,17 @@ def bits(path):
     return n
 def writes(path):
     return int(open(path).read().split()[1])
-most = kept = some = over = 0
+most = kept = some = over = taken = 0
 end = time.monotonic() + 60
 while os.path.exists("/proc/" + sys.argv[3]) and time.monotonic() < end:
+    taken += 1
     if writes(sys.argv[2]):
         n = bits(sys.argv[1])
         kept += 1
         most, some = max(most, n), some + (n > 0)
         over += n > int(sys.argv[4])
     time.sleep(0.02)
-print(most, kept, some, over)' "$1" "$2" "$3" "$4"
+print(most, kept, some, over, taken)' "$1" "$2" "$3" "$4"
 }
 
 # run_fio NAME DEV RW DEPTH JOBS SECONDS [ENGINE]: a time-based fio run,
@@ -110,14 +111,15 @@ for mode in pool sbitmap; do
 	# whole run, keeping the samples taken while writes are in flight.
 	seen=$(sample_bits /sys/kernel/debug/block/nullb0/hctx0/sched_tags_bitmap \
 		/sys/block/nullb0/inflight "$writers" 5)
-	read -r max kept samples over <<EOF
+	read -r max kept samples over taken <<EOF
 $seen
 EOF
 	wait "$writers"
 	wait "$reader"
 	reads=$(iops_of "$(cat "$LAB_OUT/reader.out")")
 	echo "at most $max scheduler tags held ($kept samples with writes in flight, $samples with tags held, $over with more than 5); the reader did $reads IOPS"
-	[ "$kept" -gt 0 ] || fail "tags from $mode: no sample taken with writes in flight"
+	[ "$kept" -gt 0 ] ||
+		fail "tags from $mode: no sample taken with writes in flight (of $taken taken while the writers ran)"
 	[ "$samples" -gt 0 ] || fail "tags from $mode: no scheduler tag seen held while writers saturate the device"
 	# A real excess holds while the writers run; a torn read comes and goes.
 	[ $((over * 20)) -le "$samples" ] ||
