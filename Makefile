@@ -130,8 +130,8 @@ boot: kernel-$(KERNEL_FLAVOUR)
 # Environment of every guest command: where the repository, the guest
 # scripts, the booted kernel's modules and the kernel tree (its
 # tools/testing/kunit/kunit.py reads KUnit's results) are.
-guest_env = env TEST_TIMEOUT=$(TEST_TIMEOUT) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURDIR)/guest \
-	LAB_MODROOT=$(KBUILD_$(1))/modroot LAB_DRIVERS=$(KBUILD_$(1))/lab-drivers LAB_KSRC=$(KSRC)
+guest_env = env TEST_TIMEOUT=$(or $(TEST_TIMEOUT_$(1)),$(TEST_TIMEOUT)) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURDIR)/guest \
+	LAB_KERNEL=$(1) LAB_MODROOT=$(KBUILD_$(1))/modroot LAB_DRIVERS=$(KBUILD_$(1))/lab-drivers LAB_KSRC=$(KSRC)
 
 # --- 7. Tests: every guest/tests/*.sh in one test-kernel boot. ---------------
 # $(call guest_tests,FLAVOUR,TIMEOUT,OUT [DISK=...],[VAR=... ]guest/run-tests TESTS):
@@ -200,6 +200,9 @@ TEST_MAXCPUS  ?= 64
 # A sparse scratch disk for the virtio-blk tests (guest/tests/blkmq-virtio-loop.sh).
 TEST_DISK_SIZE ?= 256M
 TEST_TIMEOUT  ?= 420
+# The KASAN guest is slower still: python3 alone starts in about 25 s there
+# (a second on the test kernel), and blkmq-semantics starts it 11 times.
+TEST_TIMEOUT_kasan ?= 1200
 
 # --- 8. Benchmarks: a matrix of fio points on the bench kernel -> results/. ---
 # BENCH names a matrix in bench/matrix/ (default: about 20 minutes;

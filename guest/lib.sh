@@ -1,5 +1,6 @@
 # Helpers for the guest tests; sourced, not run.
 # LAB_MODROOT: the modules_install root of the booted kernel (set by the Makefile).
+# LAB_KERNEL: which kernel is booted: test, rt or kasan (set by the Makefile).
 
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "$*"; exit 77; }

@@ -2,7 +2,7 @@
 # the sbitmap:
 # (a) fair share: on two null_blk devices sharing 16 tags, a light job's
 #     IOPS stay within 2x of its IOPS alone while the other device is
-#     saturated;
+#     saturated (not on the KASAN kernel, where both jobs are CPU-bound);
 # (b) mq-deadline's async_depth=4: while async writers saturate a device
 #     and a sync reader keeps going, at most 4 writes (plus the reader's one
 #     read) hold scheduler tags in all but 5% of the samples of debugfs'
@@ -33,14 +33,15 @@ for line in open(sys.argv[1]):
 print(bits)' "$1"
 }
 
-# sample_bits FILE INFLIGHT PID LIMIT: while process PID runs (at most 60
-# s), read a debugfs *_bitmap file every 20 ms, keeping the samples taken
-# while the INFLIGHT file (/sys/block/DEV/inflight) showed writes in
-# flight; print the most bits seen set in those, their number, the number
-# with any bit set, the number with more than LIMIT and the number of all
-# samples.  The file is not a snapshot: it reads word after word (sbitmap's
-# word, then its cleared bits), so a tag freed and another taken while it is
-# read count both, now and then.
+# sample_bits FILE INFLIGHT READY DONE LIMIT: create the file READY once
+# started, then until the file DONE appears (at most 180 s) read a debugfs
+# *_bitmap file every 20 ms, keeping the samples taken while the INFLIGHT
+# file (/sys/block/DEV/inflight) showed writes in flight; print the most
+# bits seen set in those, their number, the number with any bit set, the
+# number with more than LIMIT and the number of all samples.  The file is
+# not a snapshot: it reads word after word (sbitmap's word, then its cleared
+# bits), so a tag freed and another taken while it is read count both, now
+# and then.
 sample_bits() {
 	python3 -c 'import os, sys, time
 def bits(path):
@@ -51,17 +52,27 @@ def bits(path):
     return n
 def writes(path):
     return int(open(path).read().split()[1])
+open(sys.argv[3], "w").close()
 most = kept = some = over = taken = 0
-end = time.monotonic() + 60
-while os.path.exists("/proc/" + sys.argv[3]) and time.monotonic() < end:
+end = time.monotonic() + 180
+while not os.path.exists(sys.argv[4]) and time.monotonic() < end:
     taken += 1
     if writes(sys.argv[2]):
         n = bits(sys.argv[1])
         kept += 1
         most, some = max(most, n), some + (n > 0)
-        over += n > int(sys.argv[4])
+        over += n > int(sys.argv[5])
     time.sleep(0.02)
-print(most, kept, some, over, taken)' "$1" "$2" "$3" "$4"
+print(most, kept, some, over, taken)' "$1" "$2" "$3" "$4" "$5"
+}
+
+# wait_for_file FILE SECONDS: wait until FILE exists, or fail.
+wait_for_file() {
+	for _ in $(seq "$2"); do
+		[ ! -e "$1" ] || return 0
+		sleep 1
+	done
+	fail "$1 did not appear within $2 s"
 }
 
 # run_fio NAME DEV RW DEPTH JOBS SECONDS [ENGINE]: a time-based fio run,
@@ -90,8 +101,13 @@ for mode in pool sbitmap; do
 	shared=$(iops_of "$(run_fio "$mode-light-shared" /dev/nullb0 randread 4 1 4)")
 	wait "$heavy"
 	echo "light job alone $solo IOPS, beside the saturating one $shared IOPS"
-	[ $((shared * 2)) -ge "$solo" ] ||
+	# Under KASAN both jobs wait for the CPUs, not for tags: the light
+	# one loses CPU time, whatever the tags do.
+	if [ "${LAB_KERNEL:-}" = kasan ]; then
+		echo "(fair share not checked on the KASAN kernel: the jobs are CPU-bound)"
+	elif [ $((shared * 2)) -lt "$solo" ]; then
 		fail "tags from $mode: the light job fell from $solo to $shared IOPS"
+	fi
 	lab_expect_no_lost_tags nullb0
 	lab_expect_no_lost_tags nullb1
 	lab_rmmod null_blk
@@ -102,19 +118,23 @@ for mode in pool sbitmap; do
 		fail "cannot load null_blk"
 	echo mq-deadline >/sys/block/nullb0/queue/scheduler
 	echo 4 >/sys/block/nullb0/queue/iosched/async_depth
+	# A python3 start takes about a second on the test kernel and 25 s
+	# on the KASAN one: the sampler starts first, and samples until the
+	# writers are done.
+	ready=$LAB_OUT/sampler.ready done=$LAB_OUT/sampler.done
+	rm -f "$ready" "$done"
+	sample_bits /sys/kernel/debug/block/nullb0/hctx0/sched_tags_bitmap \
+		/sys/block/nullb0/inflight "$ready" "$done" 5 >"$LAB_OUT/sampler.out" &
+	sampler=$!
+	wait_for_file "$ready" 120
 	run_fio "$mode-writers" /dev/nullb0 randwrite 32 4 15 >/dev/null &
 	writers=$!
 	run_fio "$mode-reader" /dev/nullb0 randread 1 1 15 psync >"$LAB_OUT/reader.out" &
 	reader=$!
-	# fio's jobs start their I/O seconds after fio starts under TCG, and
-	# a python3 start costs about a second: one sampler for the writers'
-	# whole run, keeping the samples taken while writes are in flight.
-	seen=$(sample_bits /sys/kernel/debug/block/nullb0/hctx0/sched_tags_bitmap \
-		/sys/block/nullb0/inflight "$writers" 5)
-	read -r max kept samples over taken <<EOF
-$seen
-EOF
 	wait "$writers"
+	touch "$done"
+	wait "$sampler"
+	read -r max kept samples over taken <"$LAB_OUT/sampler.out"
 	wait "$reader"
 	reads=$(iops_of "$(cat "$LAB_OUT/reader.out")")
 	echo "at most $max scheduler tags held ($kept samples with writes in flight, $samples with tags held, $over with more than 5); the reader did $reads IOPS"
