@@ -130,7 +130,7 @@ boot: kernel-$(KERNEL_FLAVOUR)
 # Environment of every guest command: where the repository, the guest
 # scripts, the booted kernel's modules and the kernel tree (its
 # tools/testing/kunit/kunit.py reads KUnit's results) are.
-guest_env = env TEST_TIMEOUT=$(or $(TEST_TIMEOUT_$(1)),$(TEST_TIMEOUT)) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURDIR)/guest \
+guest_env = env TEST_TIMEOUT=$(TEST_TIMEOUT) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURDIR)/guest \
 	LAB_KERNEL=$(1) LAB_MODROOT=$(KBUILD_$(1))/modroot LAB_DRIVERS=$(KBUILD_$(1))/lab-drivers LAB_KSRC=$(KSRC)
 
 # --- 7. Tests: every guest/tests/*.sh in one test-kernel boot. ---------------
@@ -185,12 +185,15 @@ GUEST_TIMEOUT ?= 1800
 GUEST_TESTS_KASAN ?= $(filter-out %/tagpool_blk-leaks.sh %/test_ida.sh,$(GUEST_TESTS))
 # The whole KASAN guest: its 17 tests took 25 minutes here (2026-12-05).
 GUEST_TIMEOUT_KASAN ?= 3600
+# One test there: python3 alone starts in about 25 s on the KASAN guest (a
+# second on the test kernel), and blkmq-semantics starts it 11 times.
+TEST_TIMEOUT_KASAN ?= 1200
 test-kasan: $(KBUILD_kasan)/.lab-drivers
 	@run=$(LOGS)/test-kasan-$$(date +%Y%m%d-%H%M%S); mkdir -p $$run/guest; \
 	echo "test-kasan: logs in $$run"; guest/record-run $$run $(VCPUS) test-kasan; \
 	for t in $(GUEST_TESTS_KASAN); do basename $$t .sh; done >$$run/expected; \
 	truncate -s $(TEST_DISK_SIZE) $$run/virtio-disk.img; \
-	$(call guest_tests,kasan,$(GUEST_TIMEOUT_KASAN),$$run/guest DISK=$$run/virtio-disk.img,guest/run-tests $(GUEST_TESTS_KASAN)) \
+	$(call guest_tests,kasan,$(GUEST_TIMEOUT_KASAN),$$run/guest DISK=$$run/virtio-disk.img,TEST_TIMEOUT=$(TEST_TIMEOUT_KASAN) guest/run-tests $(GUEST_TESTS_KASAN)) \
 		|| echo "test-kasan: the guest test run ended with status $$?"; \
 	rm -f $$run/virtio-disk.img; \
 	guest/summarize --tap $$run/results.tap $$run/expected $$(ls $$run/guest/results 2>/dev/null)
@@ -200,9 +203,6 @@ TEST_MAXCPUS  ?= 64
 # A sparse scratch disk for the virtio-blk tests (guest/tests/blkmq-virtio-loop.sh).
 TEST_DISK_SIZE ?= 256M
 TEST_TIMEOUT  ?= 420
-# The KASAN guest is slower still: python3 alone starts in about 25 s there
-# (a second on the test kernel), and blkmq-semantics starts it 11 times.
-TEST_TIMEOUT_kasan ?= 1200
 
 # --- 8. Benchmarks: a matrix of fio points on the bench kernel -> results/. ---
 # BENCH names a matrix in bench/matrix/ (default: about 20 minutes;
