@@ -183,7 +183,7 @@ GUEST_TIMEOUT ?= 1800
 #   in: GUEST_TESTS_KASAN, the KASAN kernel and our modules built for it
 #   out: $(LOGS)/test-kasan-DATE/, last line "N passed, N failed"
 GUEST_TESTS_KASAN ?= $(filter-out %/tagpool_blk-leaks.sh %/test_ida.sh,$(GUEST_TESTS))
-# The whole KASAN guest: its 17 tests took 25 minutes here (2026-12-05).
+# The whole KASAN guest: its 17 tests took 45 minutes here (2026-12-05).
 GUEST_TIMEOUT_KASAN ?= 3600
 # One test there: python3 alone starts in about 25 s on the KASAN guest (a
 # second on the test kernel), and blkmq-semantics starts it 11 times.
