@@ -215,9 +215,10 @@ TEST_TIMEOUT  ?= 420
 # (labbench.matrix), is the first line make bench prints; the guest prints
 # it again when it starts.  BENCH_REPS, BENCH_RUNTIME (seconds of fio per
 # run) and BENCH_JOBS (fio jobs of every point: N, or Nx for N per vCPU)
-# override the matrix.
+# override the matrix; BENCH_ONLY="NAME ..." runs only those points, at
+# every count (make bench BENCH_ONLY=null-scarce VCPUS=2 BENCH_REPS=9).
 #   in:  bench/matrix/$(BENCH), fio-jobs/, the bench kernel and modules
-#   out: results/DATE-COMMIT[-BENCH]/ (results/README.md), the full count's
+#   out: results/DATE-COMMIT[-BENCH][-only]/ (results/README.md), the full count's
 #        run there and each other count's in vcpus-N/: fio JSON,
 #        telemetry, points.tsv and runs.tsv (guest/bench-run); summary.json
 #        and summary.txt (labbench.summary), checked against fio's JSON and
@@ -230,9 +231,10 @@ BENCH_FULL_VCPUS ?= $(if $(filter 4,$(BENCH_VCPUS)),4,$(lastword $(BENCH_VCPUS))
 BENCH_REPS    ?=
 BENCH_RUNTIME ?=
 BENCH_JOBS    ?=
+BENCH_ONLY    ?=
 BENCH_TIMEOUT ?= 3600
 bench: bench-budget drivers-bench
-	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)$(if $(filter-out default,$(BENCH)),-$(BENCH)); \
+	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)$(if $(filter-out default,$(BENCH)),-$(BENCH))$(if $(BENCH_ONLY),-only); \
 	mkdir -p $$run; echo "bench: results in $$run"; \
 	for v in $(BENCH_VCPUS); do \
 		out=$$run part=full; \
@@ -242,7 +244,7 @@ bench: bench-budget drivers-bench
 		KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$$v MEM=$(MEM) OUT=$(CURDIR)/$$out \
 			TIMEOUT=$(BENCH_TIMEOUT) guest/run $(call guest_env,bench) BENCH_MATRIX=$(CURDIR)/$(BENCH_MATRIX) \
 			BENCH_PART=$$part BENCH_REPS=$(BENCH_REPS) BENCH_RUNTIME=$(BENCH_RUNTIME) BENCH_JOBS=$(BENCH_JOBS) \
-			guest/bench-run || exit 1; \
+			BENCH_ONLY="$(BENCH_ONLY)" guest/bench-run || exit 1; \
 		$(PY) -m labbench.summary $$out && $(PY) -m labbench.check $$out || exit 1; \
 	done; \
 	if [ $(words $(BENCH_VCPUS)) -gt 1 ]; then $(PY) -m labbench.sweep $$run; fi
@@ -252,7 +254,7 @@ bench-budget:
 		*) echo "bench: BENCH_FULL_VCPUS=$(BENCH_FULL_VCPUS) is not one of BENCH_VCPUS=$(BENCH_VCPUS)"; exit 2 ;; esac
 	@if command -v python3 >/dev/null; then \
 		$(PY) -m labbench.matrix $(BENCH_MATRIX) $(BENCH_REPS:%=--reps %) $(BENCH_RUNTIME:%=--runtime %) \
-			--vcpus "$(BENCH_VCPUS)" --full-vcpus $(BENCH_FULL_VCPUS) \
+			--vcpus "$(BENCH_VCPUS)" --full-vcpus $(BENCH_FULL_VCPUS) --only "$(BENCH_ONLY)" \
 			$(if $(wildcard $(KBUILD_bench)/.lab-built),,--unbuilt); \
 	else \
 		echo "bench: the $(BENCH) matrix takes the time written at the top of $(BENCH_MATRIX)" \

@@ -4,14 +4,15 @@ x repetitions x 2 allocators x fio's runtime, plus about PER_RUN_S a run to
 load, reset, read and unload the device and BOOT_S for the boot, in
 minutes, at each vCPU count of the sweep: the full count runs every point,
 the others the matrix's sweep= points (all when it has none) for
-sweep_runtime= seconds.  Every matrix but quick also names quick's budget
+sweep_runtime= seconds; --only (make bench BENCH_ONLY=) counts the points it
+names, at every count.  Every matrix but quick also names quick's budget
 (quick runs at the full count only).
 The points are counted as guest/bench-run reads them: every line that is
 not blank, a comment or a KEY=VALUE setting; BENCH_REPS and BENCH_RUNTIME
 override the matrix's reps=, runtime= and sweep_runtime=.
 
 usage: python3 -m labbench.matrix MATRIX [--reps N] [--runtime S]
-       [--vcpus "1 2 4 8" --full-vcpus 4] [--unbuilt]
+       [--vcpus "1 2 4 8" --full-vcpus 4] [--only "NAME ..."] [--unbuilt]
 """
 import argparse
 import pathlib
@@ -47,10 +48,18 @@ def check_sweep(path):
     return [n for n in settings.get("sweep", []) if n not in points]
 
 
-def budget(path, reps=None, runtime=None, vcpus=(4,), full_vcpus=4):
+def unknown_points(path, names):
+    """The @names that are no point of the matrix."""
+    points = read(path)[0]
+    return [n for n in names if n not in points]
+
+
+def budget(path, reps=None, runtime=None, vcpus=(4,), full_vcpus=4, only=()):
     """"about N minutes (at V vCPUs: P points x R reps x 2 allocators x T s
-    of fio; ...)"."""
+    of fio; ...)"; with @only, of those points at every count."""
     points, settings = read(path)
+    if only:
+        points = settings["sweep"] = list(only)
     reps = reps or settings.get("reps", DEFAULT_REPS)
     full_runtime = runtime or settings.get("runtime", DEFAULT_RUNTIME)
     sweep_runtime = runtime or settings.get("sweep_runtime", full_runtime)
@@ -72,14 +81,20 @@ def main():
     ap.add_argument("--runtime", type=int)
     ap.add_argument("--vcpus", default="4", help="the vCPU counts of the sweep, blank separated")
     ap.add_argument("--full-vcpus", type=int, default=4, help="the count that runs every point")
+    ap.add_argument("--only", default="", help="run only these points (blank separated)")
     ap.add_argument("--unbuilt", action="store_true",
                     help="the bench kernel is not built yet: say what building it adds")
     args = ap.parse_args()
     unknown = check_sweep(args.matrix)
     if unknown:
         sys.exit(f"bench: {args.matrix}: sweep= names {' '.join(unknown)}, which is no point of it")
+    only = args.only.split()
+    unknown = unknown_points(args.matrix, only)
+    if unknown:
+        sys.exit(f"bench: BENCH_ONLY names {' '.join(unknown)}, which is no point of "
+                 f"{args.matrix}: {' '.join(read(args.matrix)[0])}")
     vcpus = [int(v) for v in args.vcpus.split()]
-    took = budget(args.matrix, args.reps, args.runtime, vcpus, args.full_vcpus)
+    took = budget(args.matrix, args.reps, args.runtime, vcpus, args.full_vcpus, only)
     line = f"bench: the {args.matrix.name} matrix takes {took}"
     if args.unbuilt:
         line += f", after about {KERNEL_BUILD_MIN} minutes building the bench kernel"

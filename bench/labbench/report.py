@@ -339,8 +339,11 @@ def latest_table(history, baseline):
            "<th>steals/M</th><th>waits/M</th><th>refusals/M pool</th><th>sbitmap</th>"
            "<th class=name>against the previous run</th>"
            + ("<th class=name>against the baseline</th>" if baseline else "") + "</tr>"]
+    left_out = [p["name"] for p in s["points"] if p.get("note") == sm.LEFT_OUT]
     for p in s["points"]:
         key = sm.point_key(p, s["vcpus"])
+        if p["name"] in left_out:
+            continue
         if p["verdict"] == "skipped":
             out.append(f"<tr class=skipped><td class=name>{e(p['name'])}</td><td>{e(p['device'])}</td>"
                        f"<td>{e(p['job'])}</td><td>{p['jobs']}</td><td>{p['depth']}</td>"
@@ -379,6 +382,9 @@ def latest_table(history, baseline):
             f"<td class=name>{e('; '.join(notes) or 'within noise or no earlier run')}</td>"
             + (f"<td class=name>{e(', '.join(bnotes) or 'n/a')}</td>" if baseline else "") + "</tr>")
     out.append("</table>")
+    if left_out:
+        out.append(f"<p class=small>not run here (BENCH_ONLY, or not a sweep= point): "
+                   f"{e(' '.join(left_out))}</p>")
     return "\n".join(out)
 
 

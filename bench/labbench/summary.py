@@ -24,6 +24,8 @@ from . import fio, stats
 
 SCHEMA = "bench-summary/1"
 ALLOCS = ("pool", "sbitmap")
+# The note guest/bench-run gives a point that BENCH_ONLY (or sweep=) left out.
+LEFT_OUT = "not in BENCH_ONLY"
 
 
 def iops_verdict(a, b):
@@ -283,7 +285,7 @@ def text(summary):
              f"A/B by {summary['ab_param']}; IOPS median (spread), clat p99 in us",
              f"{'point':20} {'pool IOPS':>16} {'sbitmap IOPS':>16} {'pool/sb':>7}  {'verdict':17}"
              f" {'local':>6} {'steals/M':>9} {'refus/M pool':>12} {'sbitmap':>9} {'p99 pool':>8} {'sbitmap':>8}"]
-    left_out = [p["name"] for p in summary["points"] if p.get("note") == "not in BENCH_ONLY"]
+    left_out = [p["name"] for p in summary["points"] if p.get("note") == LEFT_OUT]
     for p in summary["points"]:
         if p["name"] in left_out:
             continue
