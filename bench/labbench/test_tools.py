@@ -221,7 +221,7 @@ class MatrixBudget(unittest.TestCase):
                              "allocators x 10 s of fio at 4 vCPUs)")
             self.assertIn("x 1 reps", matrix.budget(path, reps=1))
 
-    def test_sweep_counts_run_the_sweep_points(self):
+    def test_sweep_counts_run_the_sweep_points_or_bench_only(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = pathlib.Path(tmp) / "m"
             path.write_text("reps=1\nruntime=10\nsweep=b\nsweep_runtime=4\n"
@@ -236,15 +236,8 @@ class MatrixBudget(unittest.TestCase):
             self.assertEqual(matrix.budget(path, vcpus=(1, 4, 8)), "about 3 minutes (1 points x 1 "
                              "reps x 2 allocators x 4 s of fio at 1, 8 vCPUs; 2 points x 1 reps x "
                              "2 allocators x 10 s of fio at 4 vCPUs)")
-
-    def test_only_counts_the_points_it_names_at_every_count(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            path = pathlib.Path(tmp) / "m"
-            path.write_text("reps=1\nruntime=10\nsweep=b\nsweep_runtime=4\n"
-                            "a tagpool_blk tags=8 randread-4k 1x 32\n"
-                            "b null_blk - randread-4k 2 1\n")
+            # BENCH_ONLY: at 4: 1 x 1 x 2 x 12 + 30 = 54 s; at 2: 1 x 1 x 2 x 6 + 30 = 42 s
             self.assertEqual(matrix.unknown_points(path, ["a", "c"]), ["c"])
-            # at 4: 1 x 1 x 2 x 12 + 30 = 54 s; at 2: 1 x 1 x 2 x 6 + 30 = 42 s
             self.assertEqual(matrix.budget(path, vcpus=(2, 4), only=["a"]), "about 2 minutes "
                              "(1 points x 1 reps x 2 allocators x 4 s of fio at 2 vCPUs; 1 points "
                              "x 1 reps x 2 allocators x 10 s of fio at 4 vCPUs)")
