@@ -90,6 +90,7 @@ typedef struct { long counter; } atomic_long_t;
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define BITS_TO_LONGS(n)	DIV_ROUND_UP(n, BITS_PER_LONG)
+#define BITMAP_LAST_WORD_MASK(nbits)	(~0UL >> (-(nbits) & (BITS_PER_LONG - 1)))
 #define round_up(x, y)		((((x) - 1) | ((__typeof__(x))((y) - 1))) + 1)
 #define round_down(x, y)	((x) & ~((__typeof__(x))((y) - 1)))
 #define ALIGN(x, a)		(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))

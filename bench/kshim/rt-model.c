@@ -553,6 +553,11 @@ void kshim_model_wake(unsigned int cpu)
 		m->wake_token = true;
 }
 
+void kshim_model_wake_task(unsigned int cpu)
+{
+	kshim_wake_task(&cpus[cpu].task, TASK_NORMAL);
+}
+
 void kshim_note_contended_lock(void)
 {
 	if (cur)

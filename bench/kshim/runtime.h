@@ -55,6 +55,12 @@ void kshim_model_yield(void);
 /* Sleep until kshim_model_wake(cpu); for harness waits outside the allocator. */
 void kshim_model_sleep(void);
 void kshim_model_wake(unsigned int cpu);
+/*
+ * A spurious wake-up of CPU @cpu's task, as a late wake_q wake-up or any
+ * wake_up_process() gives one: a task in schedule() runs again, one about to
+ * call it returns from it at once.  Not a harness wait (kshim_model_sleep()).
+ */
+void kshim_model_wake_task(unsigned int cpu);
 /* Brackets one allocator call, for the count of remote per-CPU memory touched. */
 void kshim_model_op_begin(void);
 void kshim_model_counts(struct kshim_counts *sum);

@@ -4,7 +4,8 @@
 #   OUT/native-bench   (gcc, POSIX threads on real cores: bench-tags-native)
 #   OUT/scale          (clang -fsanitize=thread on the model: bench-scale)
 #   OUT/model-check    (the model's known-answer cases)
-#   OUT/waitrace       (two waiters racing two frees, once per seed, on the model)
+#   OUT/waitrace       (two waiters racing two frees, once per seed, on the model,
+#                       with or without spurious wake-ups)
 # NAME labels the pool's source in the results ("pool", "pool@REV").
 #
 # usage: build.sh SRC OUT NAME

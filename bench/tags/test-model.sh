@@ -3,8 +3,8 @@
 # the model's known-answer cases, a 2-CPU run of every allocator and
 # completion mode that must pass its own checks and give the same figures
 # twice with one seed, two waiters racing two frees on 1000 seeds without a
-# lost wakeup (on one wait queue, then on two), and a short native run of
-# each allocator.
+# lost wakeup (on one wait queue, then on two; without and with spurious
+# wake-ups of the waiters), and a short native run of each allocator.
 #
 # usage: test-model.sh BUILD
 set -eu
@@ -27,9 +27,12 @@ if [ "$first" != "$second" ]; then
 fi
 echo "$first" | cut -f1-9
 echo "test-model: 2-CPU model runs pass their checks and repeat exactly"
-# Waiters that share a wait queue, then waiters on two.
+# Waiters that share a wait queue, then waiters on two; then both again
+# with spurious wake-ups of the waiters' tasks.
 "$build/waitrace" 1000 2>/dev/null
 "$build/waitrace" 1000 4 2>/dev/null
+"$build/waitrace" 1000 2 10 2>/dev/null
+"$build/waitrace" 1000 4 10 2>/dev/null
 
 for alloc in sbitmap pool; do
 	"$build/native-bench" time "$alloc" 2 cross 8 20000 >/dev/null
