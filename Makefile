@@ -218,8 +218,8 @@ TEST_TIMEOUT  ?= 420
 # override the matrix; BENCH_ONLY="NAME ..." runs only those points, at
 # every count (make bench BENCH_ONLY=null-scarce VCPUS=2 BENCH_REPS=9).
 #   in:  bench/matrix/$(BENCH), fio-jobs/, the bench kernel and modules
-#   out: results/DATE-COMMIT[-BENCH][-only]/ (results/README.md), the full count's
-#        run there and each other count's in vcpus-N/: fio JSON,
+#   out: results/DATE-COMMIT[-BENCH][-only]/ (results/README.md), the full
+#        count's run there and each other count's in vcpus-N/: fio JSON,
 #        telemetry, points.tsv and runs.tsv (guest/bench-run); summary.json
 #        and summary.txt (labbench.summary), checked against fio's JSON and
 #        the telemetry (labbench.check); with several counts sweep.json
