@@ -10,7 +10,10 @@ labbench.fio.load, every figure is taken from it anew):
  - for tagpool_blk points that share no tag space: the pool side's local
    share is alloc_local / all allocations of the telemetry (after - before),
    every I/O took exactly one tag (allocations = requests_completed), and
-   the driver completed as many requests as fio counted I/Os (within 0.1%).
+   the driver completed as many requests as fio counted I/Os (within 0.1%);
+ - per point, the pool/sbitmap ratio of each repetition both sides ran
+   without error (fio/POINT.ALLOC.REP.json), their geometric mean, and the
+   interval and verdict labbench.stats gives them.
 Prints each disagreement; the last line says how many values were checked
 and exits 1 when any disagreed.
 
@@ -21,7 +24,7 @@ import pathlib
 import statistics
 import sys
 
-from . import fio
+from . import fio, stats
 
 def counters(path):
     """Sum of every "key value" line over the file's sections but the
@@ -125,6 +128,36 @@ def check_side(c, run, point, alloc, side):
     c.same(f"{name}: allocations = requests completed", float(done), float(allocs), rel=0)
 
 
+def rep_iops(run, point, alloc):
+    """{rep: IOPS of the device under test} of a side's fio runs without
+    an error in any group, from the file names."""
+    out = {}
+    for path in run.glob(f"fio/{point['name']}.{alloc}.*.json"):
+        groups = fio.load(path)["jobs"]
+        if not any(g.get("error", 0) for g in groups):
+            out[int(path.name.split(".")[-2])] = groups[0]["read"]["iops"] + groups[0]["write"]["iops"]
+    return out
+
+
+def check_ratio(c, run, point):
+    name = point["name"]
+    pool, sb = rep_iops(run, point, "pool"), rep_iops(run, point, "sbitmap")
+    reps = sorted(set(pool) & set(sb))
+    got = {r["rep"]: r["ratio"] for r in point.get("rep_ratios", [])}
+    c.same(f"{name}: paired repetitions", len(reps), len(got))
+    for k in reps:
+        c.same(f"{name}: ratio of repetition {k}", pool[k] / sb[k], got.get(k))
+    want = stats.paired_ratio([pool[k] for k in reps], [sb[k] for k in reps])
+    c.same(f"{name}: pool/sbitmap geometric mean", want["ratio"], point["ratio_pool_to_sbitmap"])
+    for i, bound in enumerate(("low", "high")):
+        c.same(f"{name}: interval {bound}", (want["interval"] or [None, None])[i],
+               (point["ratio_interval"] or [None, None])[i])
+    c.checked += 1
+    if want["verdict"].value != point["verdict"]:
+        c.bad += 1
+        print(f"DISAGREE {name}: verdict recomputed {want['verdict'].value}, summary.json {point['verdict']}")
+
+
 def main(run):
     run = pathlib.Path(run)
     summary = json.loads((run / "summary.json").read_text())
@@ -138,9 +171,10 @@ def main(run):
             if point.get(alloc):
                 check_side(c, run, point, alloc, point[alloc])
         if point.get("pool") and point.get("sbitmap"):
-            c.same(f"{point['name']}: pool/sbitmap ratio",
+            c.same(f"{point['name']}: ratio of the medians",
                    point["pool"]["iops"]["median"] / point["sbitmap"]["iops"]["median"],
-                   point["ratio_pool_to_sbitmap"])
+                   point["ratio_of_medians"])
+            check_ratio(c, run, point)
         npoints += 1
     if c.bad:
         print(f"labbench.check: {c.bad} of {c.checked} values of {run}/summary.json disagree with fio's JSON and the telemetry")

@@ -1,16 +1,21 @@
-"""Compare two benchmark runs: per point and allocator, B's median IOPS over
-A's, with a noise-aware verdict: "slower" only when B's median is below A's
-minimum and the change exceeds both runs' spreads, "faster" likewise, "same"
-otherwise, "n/a" with fewer than 2 repetitions.  Also each run's pool/sbitmap
-ratio.  Points are matched by name, device, fio job, jobs, depth and vCPUs.
-A and B are run folders (or names of folders under results/) holding a
-summary.json of schema bench-summary/1 (labbench.summary).
+"""Compare two benchmark runs point by point, by the verdict rule of
+labbench.stats: each run's pool/sbitmap ratio (geometric mean of its
+per-repetition ratios, measured within one boot) with its 95 % interval
+and verdict, and how the ratio moved from A to B (B's over A's, with the
+two-sample interval of the same rule): "better for the pool", "worse for
+the pool", "same within noise", or "n/a".  Absolute IOPS are shown for
+reference only: across boots the host's speed moves them (up to 29 %
+between identical runs here), so they are not judged.  Points are matched
+by name, device, fio job, jobs, depth and vCPUs.  A and B are run folders
+(or names of folders under results/) holding a summary.json
+(labbench.summary).
 
-usage: python3 -m labbench.compare A B
+usage: python3 -m labbench compare A B
 """
 import pathlib
 import sys
 
+from . import stats
 from . import summary as sm
 
 
@@ -19,27 +24,37 @@ def find_run(arg):
         if path.is_dir():
             summary = sm.load_summary(path)
             if summary is None:
-                sys.exit(f"labbench.compare: {path} has no summary.json of schema {sm.SCHEMA} "
-                         f"(run python3 -m labbench.summary {path})")
+                sys.exit(f"labbench compare: {path} has no summary.json of schema {sm.SCHEMA} "
+                         f"(run python3 -m labbench summary {path})")
             return summary
-    sys.exit(f"labbench.compare: no run folder {arg}")
+    sys.exit(f"labbench compare: no run folder {arg}")
 
 
-def cell(side):
-    if not side:
-        return "-"
-    return f"{side['iops']['median']:.0f} ({side['iops']['spread']:.0%})"
+def rep_ratios(point):
+    return [r["ratio"] for r in point.get("rep_ratios") or []]
+
+
+def change(pa, pb):
+    """stats.ratio_change of two runs' points (each a summary point)."""
+    return stats.ratio_change(rep_ratios(pa), rep_ratios(pb))
+
+
+def ratio_cell(p):
+    r = p.get("ratio_pool_to_sbitmap")
+    return "-" if r is None else f"{r:.3f} {sm.interval_text(p.get('ratio_interval'))}"
 
 
 def main(a_arg, b_arg):
     a, b = find_run(a_arg), find_run(b_arg)
     a_points = {sm.point_key(p, a["vcpus"]): p for p in a["points"]}
     b_keys = set()
-    print(f"A = {a['run']} (commit {a['run_info'].get('commit', '?')}, series "
-          f"{a['run_info'].get('series_sha256', '?')})")
-    print(f"B = {b['run']} (commit {b['run_info'].get('commit', '?')}, series "
-          f"{b['run_info'].get('series_sha256', '?')})")
-    print(f"{'point':20} {'tags':8} {'A IOPS (spread)':>17} {'B IOPS (spread)':>17} {'B/A':>6}  verdict")
+    for tag, s in (("A", a), ("B", b)):
+        print(f"{tag} = {s['run']} (commit {s['run_info'].get('commit', '?')}, series "
+              f"{s['run_info'].get('series_sha256', '?')}, {s['vcpus']} vCPUs, {s['reps']} reps)")
+    print(f"pool/sb: {stats.METHOD}; B/A: how the ratio moved, the same rule on both runs' "
+          "ratios; IOPS medians for reference (across boots, not judged)")
+    print(f"{'point':20} {'A pool/sb [95%]':>20} {'B pool/sb [95%]':>20} {'B/A [95%]':>20}  "
+          f"{'verdict':20} {'A IOPS pool/sbitmap':>20} {'B IOPS pool/sbitmap':>20}")
     counts = {}
     for pb in b["points"]:
         key = sm.point_key(pb, b["vcpus"])
@@ -48,24 +63,30 @@ def main(a_arg, b_arg):
         if pa is None:
             print(f"{pb['name']:20} only in B")
             continue
-        for alloc in sm.ALLOCS:
-            sa, sb = pa.get(alloc), pb.get(alloc)
-            if not sa or not sb:
-                why = "skipped" if "skipped" in (pa["verdict"], pb["verdict"]) else "missing"
-                print(f"{pb['name']:20} {alloc:8} {cell(sa):>17} {cell(sb):>17} {'-':>6}  {why}")
-                continue
-            v = sm.iops_verdict(sa["iops"]["values"], sb["iops"]["values"])
-            counts[v] = counts.get(v, 0) + 1
-            ratio = sb["iops"]["median"] / sa["iops"]["median"]
-            print(f"{pb['name']:20} {alloc:8} {cell(sa):>17} {cell(sb):>17} {ratio:6.3f}  {v}")
-        ra, rb = pa.get("ratio_pool_to_sbitmap"), pb.get("ratio_pool_to_sbitmap")
-        if ra and rb:
-            print(f"{pb['name']:20} {'pool/sb':8} {ra:17.3f} {rb:17.3f} {rb / ra:6.3f}"
-                  f"  A: {pa['verdict']}; B: {pb['verdict']}")
+        if stats.Verdict.SKIPPED.value in (pa["verdict"], pb["verdict"]):
+            print(f"{pb['name']:20} skipped in {'A' if pa['verdict'] == 'skipped' else 'B'}")
+            continue
+        c = change(pa, pb)
+        v = c["verdict"].value
+        counts[v] = counts.get(v, 0) + 1
+        moved = "-" if c["change"] is None else f"{c['change']:.3f} {sm.interval_text(c['interval'])}"
+        iops = ["/".join("-" if not p.get(al) else f"{p[al]['iops']['median']:.0f}"
+                         for al in sm.ALLOCS) for p in (pa, pb)]
+        print(f"{pb['name']:20} {ratio_cell(pa):>20} {ratio_cell(pb):>20} {moved:>20}  {v:20}"
+              f" {iops[0]:>20} {iops[1]:>20}")
     for key, pa in a_points.items():
         if key not in b_keys:
             print(f"{pa['name']:20} only in A")
     print(", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "nothing to compare")
+
+
+def add_arguments(ap):
+    ap.add_argument("a", help="the earlier run (folder, or name under results/)")
+    ap.add_argument("b", help="the later run")
+
+
+def run(args):
+    main(args.a, args.b)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import re
 import subprocess
 import sys
 
+from . import stats
 from . import summary as sm
 from . import sweep as sweep_mod
 from .summary import ALLOCS
@@ -283,7 +284,8 @@ def previous_side(history, upto, key, alloc):
 def flag(old, new):
     if not old or not new:
         return ""
-    return sm.iops_verdict(old["iops"]["values"], new["iops"]["values"])
+    v = stats.verdict(old["iops"]["values"], new["iops"]["values"])
+    return {"higher": "faster", "lower": "slower"}.get(v, v)
 
 
 def sparkline(history, key, width=160, height=40):

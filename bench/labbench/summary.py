@@ -1,12 +1,14 @@
 """Summarize a matrix benchmark run (make bench, guest/bench-run) into
-RUN/summary.json (schema bench-summary/1, results/README.md) and
+RUN/summary.json (schema bench-summary/2, bench/SCHEMAS.md) and
 RUN/summary.txt, and print the latter.
 
 Per point and allocator (pool, sbitmap): fio IOPS over the repetitions
 (median, min, max, spread), the median over repetitions of fio's clat
 percentiles p50/p99/p99.9, and contention figures from the telemetry
 (after - before, summed over repetitions); per point the pool/sbitmap IOPS
-ratio and a noise-aware verdict (iops_verdict).  IOPS and percentiles are
+ratio of each repetition (pool and sbitmap run back to back in one boot),
+their geometric mean with a 95 % interval and the verdict of
+labbench.stats.paired_ratio.  IOPS and percentiles are
 those of fio's first reporting group, the device under test; a job with
 load groups on other devices (randread-4k-fastslow) has theirs under
 "load", for reference only, and the requests each disk had in flight
@@ -22,17 +24,10 @@ import sys
 
 from . import fio, stats
 
-SCHEMA = "bench-summary/1"
+SCHEMA = "bench-summary/2"
 ALLOCS = ("pool", "sbitmap")
 # The note guest/bench-run gives a point that BENCH_ONLY (or sweep=) left out.
 LEFT_OUT = "not in BENCH_ONLY"
-
-
-def iops_verdict(a, b):
-    """stats.verdict for IOPS: is B "faster" or "slower" than A beyond the
-    noise of either, "same", or "n/a" (fewer than 2 repetitions)."""
-    v = stats.verdict(a, b)
-    return {"higher": "faster", "lower": "slower"}.get(v, v)
 
 
 def point_key(point, vcpus):
@@ -208,6 +203,30 @@ def inflight_mid_run(runs):
     return {disk: stats.describe(v) for disk, v in values.items()} or None
 
 
+def rep_iops(runs):
+    """{rep: IOPS} of the runs fio reported no error for."""
+    out = {}
+    for rep, fio_json, _b, _a in runs:
+        f = fio.figures(fio_json)
+        if f["error"] == 0:
+            out[rep] = f["iops"]
+    return out
+
+
+def ratio_fields(pool_by_rep, sbitmap_by_rep):
+    """The point's ratio fields from each side's {rep: IOPS}: the
+    repetitions both sides ran without error are paired."""
+    reps = sorted(set(pool_by_rep) & set(sbitmap_by_rep))
+    r = stats.paired_ratio([pool_by_rep[k] for k in reps], [sbitmap_by_rep[k] for k in reps])
+    return {"rep_ratios": [{"rep": k, "ratio": pool_by_rep[k] / sbitmap_by_rep[k]} for k in reps],
+            "ratio_pool_to_sbitmap": r["ratio"], "ratio_interval": r["interval"],
+            "ratio_range": r["range"], "verdict": r["verdict"].value}
+
+
+NO_RATIO = {"rep_ratios": [], "ratio_pool_to_sbitmap": None, "ratio_interval": None,
+            "ratio_range": None, "ratio_of_medians": None}
+
+
 def side_summary(point, runs, run):
     figures = [fio.figures(fio_json) for _rep, fio_json, _b, _a in runs]
     good = [f for f in figures if f["error"] == 0]
@@ -242,8 +261,8 @@ def summarize(run):
     for p in read_points(run):
         entry = dict(p)
         if p["status"] != "run":
-            entry.update({"pool": None, "sbitmap": None, "ratio_pool_to_sbitmap": None,
-                          "ratio_range": None, "verdict": "skipped"})
+            entry.update({"pool": None, "sbitmap": None, **NO_RATIO,
+                          "verdict": stats.Verdict.SKIPPED.value})
             out.append(entry)
             continue
         sides = point_runs(run, p, reps)
@@ -251,14 +270,10 @@ def summarize(run):
             entry[alloc] = side_summary(p, sides[alloc], run) if alloc in sides else None
         pool, sb = entry["pool"], entry["sbitmap"]
         if pool and sb:
-            entry["ratio_pool_to_sbitmap"] = pool["iops"]["median"] / sb["iops"]["median"]
-            entry["ratio_range"] = [pool["iops"]["min"] / sb["iops"]["max"],
-                                    pool["iops"]["max"] / sb["iops"]["min"]]
-            v = iops_verdict(sb["iops"]["values"], pool["iops"]["values"])
-            entry["verdict"] = {"faster": "pool faster", "slower": "pool slower",
-                                "same": "same within noise", "n/a": "n/a"}[v]
+            entry.update(ratio_fields(rep_iops(sides["pool"]), rep_iops(sides["sbitmap"])))
+            entry["ratio_of_medians"] = pool["iops"]["median"] / sb["iops"]["median"]
         else:
-            entry.update({"ratio_pool_to_sbitmap": None, "ratio_range": None, "verdict": "n/a"})
+            entry.update({**NO_RATIO, "verdict": stats.Verdict.NA.value})
         out.append(entry)
     return {
         "schema": SCHEMA,
@@ -272,6 +287,7 @@ def summarize(run):
         "vcpus": int(settings.get("vcpus", info.get("vcpus", 0))),
         "reps": reps,
         "runtime_s": int(settings["runtime"]) if "runtime" in settings else None,
+        "verdict_rule": stats.METHOD,
         "points": out,
     }
 
@@ -280,11 +296,28 @@ def fmt(x, spec):
     return "-" if x is None else format(x, spec)
 
 
+def interval_text(interval):
+    """"[lo-hi]" of a ratio interval, "-" without one, "inf" unbounded."""
+    if not interval:
+        return "-"
+    lo, hi = interval
+    if hi is None and not lo:
+        return "unbounded"
+    return f"[{lo:.2f}-{'inf' if hi is None else format(hi, '.2f')}]"
+
+
+def iops_text(side):
+    """"median (range %)" of one side's IOPS, "-" without it."""
+    return "-" if not side else f"{side['iops']['median']:.0f} ({side['iops']['spread']:.0%})"
+
+
 def text(summary):
     lines = [f"{summary['run']}: matrix {summary['matrix']}, vcpus={summary['vcpus']}, "
-             f"A/B by {summary['ab_param']}; IOPS median (spread), clat p99 in us",
-             f"{'point':20} {'pool IOPS':>16} {'sbitmap IOPS':>16} {'pool/sb':>7}  {'verdict':17}"
-             f" {'local':>6} {'steals/M':>9} {'refus/M pool':>12} {'sbitmap':>9} {'p99 pool':>8} {'sbitmap':>8}"]
+             f"A/B by {summary['ab_param']}; IOPS median (range: (max-min)/median), clat p99 in us",
+             f"pool/sb: {summary['verdict_rule']}",
+             f"{'point':20} {'pool IOPS':>16} {'sbitmap IOPS':>16} {'pool/sb':>7} {'95% interval':>13}"
+             f"  {'verdict':17} {'local':>6} {'steals/M':>9} {'refus/M pool':>12} {'sbitmap':>9}"
+             f" {'p99 pool':>8} {'sbitmap':>8}"]
     left_out = [p["name"] for p in summary["points"] if p.get("note") == LEFT_OUT]
     for p in summary["points"]:
         if p["name"] in left_out:
@@ -292,17 +325,14 @@ def text(summary):
         if p["verdict"] == "skipped":
             lines.append(f"{p['name']:20} skipped: {p['note']}")
             continue
-        cells = []
-        for alloc in ALLOCS:
-            s = p[alloc]
-            cells.append("-" if not s else f"{s['iops']['median']:.0f} ({s['iops']['spread']:.0%})")
+        cells = [iops_text(p[alloc]) for alloc in ALLOCS]
         pc = (p["pool"] or {}).get("contention") or {}
         sc = (p["sbitmap"] or {}).get("contention") or {}
         p99 = [fmt(((p[a] or {}).get("clat_ns") or {}).get("p99") and
                    p[a]["clat_ns"]["p99"]["median"] / 1000, ".0f") for a in ALLOCS]
         lines.append(
             f"{p['name']:20} {cells[0]:>16} {cells[1]:>16} {fmt(p['ratio_pool_to_sbitmap'], '.3f'):>7}"
-            f"  {p['verdict']:17} {fmt(pc.get('local_share'), '.1%'):>6}"
+            f" {interval_text(p['ratio_interval']):>13}  {p['verdict']:17} {fmt(pc.get('local_share'), '.1%'):>6}"
             f" {fmt(pc.get('steals_per_mio'), '.0f'):>9} {fmt(pc.get('refusals_per_mio'), '.0f'):>12}"
             f" {fmt(sc.get('refusals_per_mio'), '.0f'):>9} {p99[0]:>8} {p99[1]:>8}")
         for name in (p["pool"] or p["sbitmap"] or {}).get("load", {}):
@@ -318,7 +348,7 @@ def load_line(p, name):
     cells, p99, held = [], [], []
     for alloc in ALLOCS:
         g = ((p[alloc] or {}).get("load") or {}).get(name)
-        cells.append("-" if not g else f"{g['iops']['median']:.0f} ({g['iops']['spread']:.0%})")
+        cells.append(iops_text(g))
         p99.append(fmt(g and g["clat_ns"].get("p99") and g["clat_ns"]["p99"]["median"] / 1000, ".0f"))
         inflight = (p[alloc] or {}).get("inflight_mid_run") or {}
         held.append(f"{alloc} " + " ".join(f"{disk} {v['median']:.0f}" for disk, v in inflight.items()))

@@ -1,7 +1,7 @@
 """A vCPU sweep of make bench: the run at the full count (RUN/summary.json)
 and the runs at the other counts (RUN/vcpus-N/summary.json) side by side,
 for every point measured at two counts or more.  Writes RUN/sweep.json
-(schema bench-sweep/1, results/README.md) and RUN/sweep.txt: per point and
+(schema bench-sweep/2, bench/SCHEMAS.md) and RUN/sweep.txt: per point and
 vCPU count, both allocators' median IOPS with min and max, the ratio and its
 verdict, and the pool's counters per million I/Os (local share, refills,
 steals, waits, hand-offs, failed allocations, the driver's tag refusals).
@@ -16,7 +16,7 @@ import sys
 from . import summary as sm
 from .summary import ALLOCS
 
-SCHEMA = "bench-sweep/1"
+SCHEMA = "bench-sweep/2"
 # The pool's figures drawn against vCPUs, as labbench.summary names them.
 POOL_FIGURES = ("local_share", "refills_per_mio", "steals_per_mio", "waits_per_mio",
                 "handed_per_mio", "fails_per_mio")
@@ -56,7 +56,8 @@ def sweep(run):
             rows.append({"vcpus": v, "jobs": p["jobs"], "runtime_s": runs[v]["runtime_s"],
                          "reps": runs[v]["reps"],
                          **{a: side(p, a) for a in ALLOCS},
-                         "ratio_pool_to_sbitmap": p.get("ratio_pool_to_sbitmap"),
+                         **{k: p.get(k) for k in ("ratio_pool_to_sbitmap", "ratio_interval",
+                                                  "ratio_range", "rep_ratios")},
                          "verdict": p["verdict"]})
         if len(rows) >= 2:
             points.append({"name": name, "device": full_point["device"], "job": full_point["job"],
@@ -72,19 +73,20 @@ def fmt(x, spec):
 
 def text(data):
     lines = [f"{data['run']}: vCPU sweep {' '.join(map(str, data['vcpus']))} (every point at "
-             f"{data['full_vcpus']}); IOPS median (spread); pool counters per million I/Os",
+             f"{data['full_vcpus']}); IOPS median (range: (max-min)/median); pool/sb: geometric "
+             "mean of the per-repetition ratios with its 95 % interval; pool counters per million I/Os",
              f"{'point':20} {'vcpus':>5} {'jobs':>4} {'pool IOPS':>14} {'sbitmap IOPS':>14} "
-             f"{'pool/sb':>7}  {'verdict':18} {'local':>6} {'refills':>8} {'steals':>8} "
+             f"{'pool/sb':>7} {'95% interval':>13}  {'verdict':18} {'local':>6} {'refills':>8} {'steals':>8} "
              f"{'waits':>8} {'handed':>8} {'fails':>8}"]
     for p in data["points"]:
         for r in p["by_vcpus"]:
-            iops = {a: (f"{r[a]['iops']['median']:.0f} ({r[a]['iops']['spread']:.0%})"
-                        if r[a] else "-") for a in ALLOCS}
+            iops = {a: sm.iops_text(r[a]) for a in ALLOCS}
             pool = r["pool"] or {}
             share = pool.get("local_share")
             lines.append(
                 f"{p['name']:20} {r['vcpus']:>5} {r['jobs']:>4} {iops['pool']:>14} "
-                f"{iops['sbitmap']:>14} {fmt(r['ratio_pool_to_sbitmap'], '.3f'):>7}  "
+                f"{iops['sbitmap']:>14} {fmt(r['ratio_pool_to_sbitmap'], '.3f'):>7} "
+                f"{sm.interval_text(r['ratio_interval']):>13}  "
                 f"{r['verdict']:18} {fmt(share * 100 if share is not None else None, '.1f'):>6} "
                 + " ".join(f"{fmt(pool.get(k), '.0f'):>8}" for k in POOL_FIGURES[1:]))
     return "\n".join(lines) + "\n"

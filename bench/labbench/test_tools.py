@@ -22,7 +22,7 @@ import sys
 import tempfile
 import unittest
 
-from . import fio, matrix
+from . import fio, matrix, stats
 
 FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -89,13 +89,11 @@ class MatrixRun(Fixture):
         self.assertEqual(res.returncode, 1, "check accepted an IOPS median changed by 1%:\n" + res.stdout)
         self.assertIn("DISAGREE", res.stdout)
 
-    def test_compare_finds_a_run_the_same_as_itself(self):
+    def test_compare_finds_no_change_against_itself(self):
         out = labbench("compare", self.run_dir, self.run_dir).stdout
-        sides = [line.split() for line in out.splitlines()
-                 if len(line.split()) > 1 and line.split()[1] in ("pool", "sbitmap")]
-        verdicts = {s[-1] for s in sides}
-        self.assertIn("same", verdicts, out)
-        self.assertFalse(verdicts & {"slower", "faster"}, out)
+        self.assertNotIn("better for the pool", out)
+        self.assertNotIn("worse for the pool", out)
+        self.assertRegex(out.splitlines()[-1], r"^\d+ (n/a|same within noise)")
 
     def test_report_writes_a_page_that_loads_nothing(self):
         labbench("report", self.results)
@@ -137,7 +135,7 @@ class FastSlowRun(MatrixRun):
             self.assertEqual(side["load"]["slow"]["iops"]["values"],
                              [g[1]["read"]["iops"] + g[1]["write"]["iops"] for g in groups])
             self.assertEqual(set(side["inflight_mid_run"]), {"fast", "slow"})
-        self.assertAlmostEqual(point["ratio_pool_to_sbitmap"],
+        self.assertAlmostEqual(point["ratio_of_medians"],
                                point["pool"]["iops"]["median"] / point["sbitmap"]["iops"]["median"])
 
 
@@ -174,7 +172,7 @@ class SweepRun(Fixture):
     def test_sweep_pairs_counts_per_point(self):
         out = labbench("sweep", self.run_dir).stdout
         data = json.loads((self.run_dir / "sweep.json").read_text())
-        self.assertEqual((data["schema"], data["vcpus"], data["full_vcpus"]), ("bench-sweep/1", [2, 4], 2))
+        self.assertEqual((data["schema"], data["vcpus"], data["full_vcpus"]), ("bench-sweep/2", [2, 4], 2))
         self.assertEqual([p["name"] for p in data["points"]], ["scarce-tags", "plentiful-tags"])
         for p in data["points"]:
             self.assertEqual([r["vcpus"] for r in p["by_vcpus"]], [2, 4])
@@ -193,6 +191,66 @@ class SweepRun(Fixture):
         res = labbench("sweep", self.run_dir, check=False)
         self.assertNotEqual(res.returncode, 0)
         self.assertIn("needs two or more", res.stderr)
+
+
+def synthetic_run(path, pool, sbitmap):
+    """A run of one point "p" as guest/bench-run leaves it, without
+    telemetry: fio JSON with POOL[i] and SBITMAP[i] IOPS in repetition i+1."""
+    (path / "fio").mkdir(parents=True)
+    (path / "points.tsv").write_text("name\tdevice\tparams\tjob\tjobs\tdepth\tstatus\tnote\n"
+                                     "p\ttagpool_blk\ttag_alloc=@\trandread-4k\t4\t32\trun\t\n")
+    (path / "guest-info.txt").write_text(f"vcpus 4\nreps {len(pool)}\nruntime 5\nmatrix synthetic\n"
+                                         "ab_param tag_alloc\n")
+    for alloc, values in (("pool", pool), ("sbitmap", sbitmap)):
+        for rep, iops in enumerate(values, 1):
+            pct = {k: 1000.0 for k in fio.PERCENTILES.values()}
+            job = {"jobname": "p", "error": 0, "read": {"iops": iops, "total_ios": int(iops * 5),
+                                                        "clat_ns": {"percentile": pct}},
+                   "write": {"iops": 0, "total_ios": 0}}
+            (path / "fio" / f"p.{alloc}.{rep}.json").write_text(json.dumps({"jobs": [job]}))
+
+
+class VerdictRule(unittest.TestCase):
+    """The known answers of fixtures/verdict-rule.json, through labbench
+    summary, check and compare as make bench and make compare run them."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = pathlib.Path(tmp.name)
+        self.cases = json.loads((FIXTURES / "verdict-rule.json").read_text())
+
+    def run_case(self, name):
+        c = self.cases["cases"][name]
+        run = self.tmp / name
+        if not run.exists():
+            sb = [10000 * d * n for d, n in zip(c["drift"], c["noise_sbitmap"])]
+            pool = [10000 * d * c["pool"] * n for d, n in zip(c["drift"], c["noise_pool"])]
+            synthetic_run(run, pool, sb)
+            labbench("summary", run)
+            labbench("check", run)
+        return run, c, json.loads((run / "summary.json").read_text())
+
+    def test_each_case_gets_its_verdict(self):
+        for name in self.cases["cases"]:
+            with self.subTest(case=name):
+                _run, c, summary = self.run_case(name)
+                self.assertEqual(summary["points"][0]["verdict"], c["verdict"])
+
+    def test_the_old_range_rule_missed_the_shift(self):
+        for name, c in self.cases["cases"].items():
+            if "old_rule" in c:
+                _run, _c, summary = self.run_case(name)
+                p = summary["points"][0]
+                self.assertEqual(stats.verdict(p["sbitmap"]["iops"]["values"],
+                                               p["pool"]["iops"]["values"]), c["old_rule"])
+
+    def test_compare_judges_the_move_of_the_ratio(self):
+        for case in self.cases["compare"]:
+            with self.subTest(**case):
+                a, b = self.run_case(case["a"])[0], self.run_case(case["b"])[0]
+                out = labbench("compare", a, b).stdout
+                self.assertEqual(out.splitlines()[-1], f"1 {case['verdict']}", out)
 
 
 class CounterNames(unittest.TestCase):
