@@ -284,7 +284,7 @@ def summarize(run):
         "kernel": settings.get("kernel"),
         "ab_param": settings.get("ab_param"),
         "blk_mq_tag_alloc": settings.get("blk_mq.tag_alloc"),
-        "vcpus": int(settings.get("vcpus", info.get("vcpus", 0))),
+        "vcpus": int(settings.get("vcpus") or (info.get("vcpus") or [0])[0]),
         "reps": reps,
         "runtime_s": int(settings["runtime"]) if "runtime" in settings else None,
         "verdict_rule": stats.METHOD,
