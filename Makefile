@@ -146,7 +146,7 @@ FUZZ_SECONDS ?= 60
 TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
 host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
 host-test-tag_ida-fuzz  = $(MAKE) -s -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_FLAGS=-seed=1
-host-test-bench-tools   = env LAB_KSRC=$(KSRC) $(PY) -m labbench.test_tools
+host-test-bench-tools   = env LAB_KSRC=$(KSRC) $(PY) -m labbench test
 host-test-shellcheck    = shellcheck -f gcc $(SHELL_SCRIPTS)
 host-test-runner-tools  = guest/test-runner
 # Every shell script: *.sh and files whose #! line runs bash or sh
@@ -245,15 +245,15 @@ bench: bench-budget drivers-bench
 			TIMEOUT=$(BENCH_TIMEOUT) guest/run $(call guest_env,bench) BENCH_MATRIX=$(CURDIR)/$(BENCH_MATRIX) \
 			BENCH_PART=$$part BENCH_REPS=$(BENCH_REPS) BENCH_RUNTIME=$(BENCH_RUNTIME) BENCH_JOBS=$(BENCH_JOBS) \
 			BENCH_ONLY="$(BENCH_ONLY)" guest/bench-run || exit 1; \
-		$(PY) -m labbench.summary $$out && $(PY) -m labbench.check $$out || exit 1; \
+		$(PY) -m labbench summary $$out && $(PY) -m labbench check $$out || exit 1; \
 	done; \
-	if [ $(words $(BENCH_VCPUS)) -gt 1 ]; then $(PY) -m labbench.sweep $$run; fi
+	if [ $(words $(BENCH_VCPUS)) -gt 1 ]; then $(PY) -m labbench sweep $$run; fi
 bench-budget:
 	@[ -f $(BENCH_MATRIX) ] || { echo "bench: no matrix $(BENCH_MATRIX); BENCH= one of: $$(cd bench/matrix && echo *)"; exit 2; }
 	@case " $(BENCH_VCPUS) " in *" $(BENCH_FULL_VCPUS) "*) ;; \
 		*) echo "bench: BENCH_FULL_VCPUS=$(BENCH_FULL_VCPUS) is not one of BENCH_VCPUS=$(BENCH_VCPUS)"; exit 2 ;; esac
 	@if command -v python3 >/dev/null; then \
-		$(PY) -m labbench.matrix $(BENCH_MATRIX) $(BENCH_REPS:%=--reps %) $(BENCH_RUNTIME:%=--runtime %) \
+		$(PY) -m labbench matrix $(BENCH_MATRIX) $(BENCH_REPS:%=--reps %) $(BENCH_RUNTIME:%=--runtime %) \
 			--vcpus "$(BENCH_VCPUS)" --full-vcpus $(BENCH_FULL_VCPUS) --only "$(BENCH_ONLY)" \
 			$(if $(wildcard $(KBUILD_bench)/.lab-built),,--unbuilt); \
 	else \
@@ -261,21 +261,25 @@ bench-budget:
 			"(default: about 20 minutes; make bench BENCH=quick: about 2)"; \
 	fi
 
-# Plots of every run with a bench summary.json (RUN/report/*.svg, gnuplot)
-# and one static page over all of them, results/dashboard.html (no server
-# needed); BASELINE=<run> adds a column against that run.  Runs drawn
-# already keep their plots; REDRAW=1 draws them all again.
-#   in: results/*/summary.json   out: results/*/report/, results/dashboard.html
+# Plots of every run (RUN/report/*.svg, gnuplot; generated, ignored by
+# git), one static page over all of them, results/dashboard.html (no
+# server needed), from results/index.jsonl, and README's status block.
+# BASELINE=<run> adds a column against that run.  Runs drawn already keep
+# their plots; REDRAW=1 draws them all again.  Changes nothing when nothing
+# was measured since.
+#   in: results/index.jsonl, results/*/summary.json
+#   out: results/*/report/, results/dashboard.html, README.md's status block
 BASELINE ?=
 REDRAW   ?=
 report:
-	REDRAW=$(REDRAW) $(PY) -m labbench.report results $(BASELINE)
+	REDRAW=$(REDRAW) $(PY) -m labbench report results --readme README.md $(BASELINE:%=--baseline %)
 
-# Ratios of two runs per point, with a noise-aware verdict.
+# Two runs point by point: each one's pool/sbitmap ratio and how it moved,
+# by the verdict rule of labbench.stats.
 #   in: results/A/summary.json, results/B/summary.json   out: the terminal
 compare:
 	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make compare A=<run> B=<run> (folders under results/)"; exit 2; }
-	@$(PY) -m labbench.compare $(A) $(B)
+	@$(PY) -m labbench compare $(A) $(B)
 
 # Allocator microbenchmark: pool against sbitmap_queue, one boot per vCPU
 # count, every depth and repetition interleaved inside the boot.
@@ -293,7 +297,7 @@ bench-tags: drivers-bench
 		KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$$v MEM=$(MEM) OUT=$(CURDIR)/$$run/vcpus-$$v \
 			guest/run $(call guest_env,bench) guest/load-bench tagbench $(BENCH_TAGS_ARGS) || exit 1; \
 	done; \
-	$(PY) -m labbench.tagbench $$run
+	$(PY) -m labbench tagbench $$run
 
 # The kernel's own IDA natively: lib/idr.c, lib/xarray.c and lib/radix-tree.c
 # from the patched tree with the userspace shim of tools/testing/shared (as
@@ -339,7 +343,7 @@ bench-ida: drivers-bench $(IDA_NATIVE)/native_ida
 	KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=1 MEM=$(MEM) OUT=$(CURDIR)/$$run/guest \
 		guest/run $(call guest_env,bench) guest/load-bench idabench $(BENCH_IDA_ARGS) || exit 1; \
 	$(MAKE) -s bench-ida-native >$$run/native.txt || exit 1; \
-	$(PY) -m labbench.idabench $$run
+	$(PY) -m labbench idabench $$run
 
 # --- 9. The allocators on the host: native timing and the N-CPU model. ------
 # lib/percpu_tags.c, lib/tag_ida.c and lib/sbitmap.c of the patched tree,
@@ -369,7 +373,7 @@ BENCH_NATIVE_REPS ?= 5
 BENCH_NATIVE_ARGS ?=
 bench-tags-native: $(BT_BUILT)
 	@run=$(call host_run,native); ACCEL=none guest/record-run $$run $$(nproc) bench-tags-native; \
-	$(PY) -m labbench.tagsnative $$run $(BT_BINS) --reps $(BENCH_NATIVE_REPS) $(BENCH_NATIVE_ARGS)
+	$(PY) -m labbench tagsnative $$run $(BT_BINS) --reps $(BENCH_NATIVE_REPS) $(BENCH_NATIVE_ARGS)
 
 # Transfers, locked instructions, contended locks, memory per I/O on 1-256
 # simulated CPUs; BENCH_SCALE_ARGS=--quick for fewer points.  The rank
@@ -378,7 +382,7 @@ BENCH_SCALE_ARGS ?=
 bench-scale: $(BT_BUILT)
 	@run=$(call host_run,scale); ACCEL=none guest/record-run $$run 256 bench-scale; \
 	native=$$(ls -d results/*-native 2>/dev/null | tail -n1); \
-	$(PY) -m labbench.tagsscale $$run $(BT_BINS) $${native:+--native $$native} $(BENCH_SCALE_ARGS)
+	$(PY) -m labbench tagsscale $$run $(BT_BINS) $${native:+--native $$native} $(BENCH_SCALE_ARGS)
 
 # Longer fuzzing of tag_ida than make test's smoke run (fixed seed there,
 # random here).

@@ -14,17 +14,25 @@ labbench.fio.load, every figure is taken from it anew):
  - per point, the pool/sbitmap ratio of each repetition both sides ran
    without error (fio/POINT.ALLOC.REP.json), their geometric mean, and the
    interval and verdict labbench.stats gives them.
-Prints each disagreement; the last line says how many values were checked
-and exits 1 when any disagreed.
+Before that, every summary the run keeps (the run's own, its vcpus-N/
+ones, sweep.json; a -tags or -ida run's summary) is made again from the
+raw files and must come out the same to the byte.  A packed run
+(labbench.pack) is unpacked to a temporary folder for this; the run
+itself is never written.  Prints each disagreement; the last line says
+how many values were checked and exits 1 when any disagreed.
 
-usage: python3 -m labbench.check RUN
+usage: python3 -m labbench check RUN
 """
+import argparse
+import contextlib
+import io
 import json
 import pathlib
 import statistics
-import sys
+import tempfile
 
-from . import fio, stats
+from . import Status, fio, idabench, pack, stats, sweep, tagbench
+from . import summary as summary_mod
 
 def counters(path):
     """Sum of every "key value" line over the file's sections but the
@@ -158,14 +166,8 @@ def check_ratio(c, run, point):
         print(f"DISAGREE {name}: verdict recomputed {want['verdict'].value}, summary.json {point['verdict']}")
 
 
-def main(run):
-    run = pathlib.Path(run)
-    summary = json.loads((run / "summary.json").read_text())
-    if summary.get("layout") != "bench-run":
-        sys.exit(f"labbench.check: {run} was not made by guest/bench-run "
-                 f"(layout {summary.get('layout')}); nothing to recompute it from")
-    c = Checker()
-    npoints = 0
+def check_matrix(c, run, summary):
+    """The figures of a matrix run's SUMMARY against RUN's raw files."""
     for point in summary["points"]:
         for alloc in ("pool", "sbitmap"):
             if point.get(alloc):
@@ -175,14 +177,66 @@ def main(run):
                    point["pool"]["iops"]["median"] / point["sbitmap"]["iops"]["median"],
                    point["ratio_of_medians"])
             check_ratio(c, run, point)
-        npoints += 1
+    return len(summary["points"])
+
+
+# A summary's schema: the command that makes it from the raw files, and
+# the files it writes.
+# Older schemas are kept as they were made.
+REBUILD = {summary_mod.SCHEMA: (summary_mod.main, ("summary.json", "summary.txt")),
+           tagbench.SCHEMA: (tagbench.main, ("summary.json", "summary.md")),
+           idabench.SCHEMA: (idabench.main, ("summary.json", "summary.md"))}
+
+
+def rebuild(c, run, full, part):
+    """Make PART's summary again in FULL (a whole copy of RUN) and compare
+    it with the one RUN keeps; returns the kept summary, or None."""
+    kept = run / part / "summary.json"
+    if not kept.exists():
+        return None
+    summary = json.loads(kept.read_text())
+    schema = summary.get("schema", "")
+    maker = REBUILD.get(schema)
+    if maker is None or summary.get("layout") == "bench-default":
+        print(f"labbench check: {run / part}: {schema} {summary.get('layout', '')}: "
+              "kept as made, no tool recomputes it")
+        return summary
+    make, outputs = maker
+    for name in outputs:
+        (full / part / name).unlink(missing_ok=True)
+    with contextlib.redirect_stdout(io.StringIO()):
+        make(argparse.Namespace(run=full / part))
+    for name in outputs:
+        c.checked += 1
+        if (full / part / name).read_text() != (run / part / name).read_text():
+            c.bad += 1
+            print(f"DISAGREE {run / part / name}: not what labbench makes of the raw files again")
+    return summary
+
+
+def main(args):
+    run = args.run
+    c = Checker()
+    npoints = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        full = pathlib.Path(tmp) / run.resolve().name
+        pack.unpack(run, full)
+        parts = [pathlib.Path(".")] + sorted(p.relative_to(run) for p in run.glob("vcpus-*"))
+        for part in parts:
+            summary = rebuild(c, run, full, part)
+            if summary and summary.get("layout") == "bench-run":
+                npoints += check_matrix(c, full / part, summary)
+        if (run / "sweep.json").exists():
+            with contextlib.redirect_stdout(io.StringIO()):
+                sweep.main(argparse.Namespace(run=full))
+            for name in ("sweep.json", "sweep.txt"):
+                c.checked += 1
+                if (full / name).read_text() != (run / name).read_text():
+                    c.bad += 1
+                    print(f"DISAGREE {run / name}: not what labbench sweep makes again")
+    what = f"{run}: {npoints} points, {c.checked} values and files"
     if c.bad:
-        print(f"labbench.check: {c.bad} of {c.checked} values of {run}/summary.json disagree with fio's JSON and the telemetry")
-        sys.exit(1)
-    print(f"labbench.check: {npoints} points, {c.checked} values of {run}/summary.json agree with fio's JSON and the telemetry")
-
-
-if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__.strip().splitlines()[-1])
-    main(sys.argv[1])
+        print(f"labbench check: {what}: {c.bad} disagree with the raw files")
+        return Status.FAILURE
+    print(f"labbench check: {what} agree with the raw files")
+    return Status.SUCCESS

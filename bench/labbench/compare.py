@@ -44,8 +44,8 @@ def ratio_cell(p):
     return "-" if r is None else f"{r:.3f} {sm.interval_text(p.get('ratio_interval'))}"
 
 
-def main(a_arg, b_arg):
-    a, b = find_run(a_arg), find_run(b_arg)
+def main(args):
+    a, b = find_run(args.a), find_run(args.b)
     a_points = {sm.point_key(p, a["vcpus"]): p for p in a["points"]}
     b_keys = set()
     for tag, s in (("A", a), ("B", b)):
@@ -80,16 +80,4 @@ def main(a_arg, b_arg):
     print(", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "nothing to compare")
 
 
-def add_arguments(ap):
-    ap.add_argument("a", help="the earlier run (folder, or name under results/)")
-    ap.add_argument("b", help="the later run")
 
-
-def run(args):
-    main(args.a, args.b)
-
-
-if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit(__doc__.strip().splitlines()[-1])
-    main(sys.argv[1], sys.argv[2])

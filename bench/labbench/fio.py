@@ -7,11 +7,10 @@ Run as a program, it prints the IOPS of each fio run named (read + write of
 fio's first group, the device under test; a load group's in brackets after
 its name), one a line: guest/bench-run's progress line.
 
-usage: python3 -m labbench.fio FIO.json...
+usage: python3 -m labbench fio FIO.json...
 """
 import json
 import pathlib
-import sys
 
 # Counters of a percpu tag pool, named as the kernel's percpu_tag_stat_names[]
 # (lib/percpu_tags.c) names them in tagpool_blk's stats file (optionally
@@ -88,14 +87,9 @@ def delta(before, after):
             for src, keys in after.items()}
 
 
-def main(paths):
-    for path in paths:
+def main(args):
+    for path in args.files:
         f = figures(path)
         load_iops = " ".join(f"{name} {g['iops']:.0f}" for name, g in f["load"].items())
         print(f"{f['iops']:.0f}" + (f" ({load_iops})" if load_iops else ""))
 
-
-if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit(__doc__.strip().splitlines()[-1])
-    main(sys.argv[1:])

@@ -9,13 +9,11 @@ tag_ida's "grown" rows (from empty, as the IDA always is) are compared with
 the IDA; a native.txt without IDA rows (runs before native_ida) gives null
 ratios.
 
-usage: python3 -m labbench.idabench RUN
+usage: python3 -m labbench idabench RUN
 """
 import json
-import pathlib
 import re
 import statistics
-import sys
 
 from .stats import spread
 from .tagbench import parse
@@ -27,13 +25,16 @@ GANGED = re.compile(r"(\d+) ids above\s+(\d+) allocated: alloc_many\(\d+\)\s+([\
                     r"\d+ x alloc\s+([\d.]+) ns")
 
 
+SCHEMA = "idabench-summary/2"
+
+
 def stat(values):
     return {"median": statistics.median(values), "spread": round(spread(values), 3),
             "values": values}
 
 
-def main(run):
-    run = pathlib.Path(run)
+def main(args):
+    run = args.run
     by = {}
     for line in (run / "guest" / "idabench.txt").read_text().splitlines():
         r = parse(line)
@@ -54,7 +55,7 @@ def main(run):
     native_text = (run / "native.txt").read_text()
     native = summarize_native(native_text.splitlines())
     (run / "summary.json").write_text(json.dumps(
-        {"schema": "idabench-summary/2", "points": rows, "native": native}, indent=1) + "\n")
+        {"schema": SCHEMA, "points": rows, "native": native}, indent=1) + "\n")
     out = ["In the guest (TCG, 1 vCPU), medians with spread:", "",
            "| ids | tag_ida ns/alloc | IDA ns/alloc | IDA/tag_ida | tag_ida ns/free | IDA ns/free "
            "| IDA/tag_ida | ganged 32 ns/id | single/ganged | tag_ida bits/id | IDA bits/id |",
@@ -130,8 +131,3 @@ def summarize_native(lines):
     return {"points": points, "ganged": gangs,
             "runs": {"tag_ida": count("grown"), "ida": count("ida")}, "lines": lines}
 
-
-if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__.strip().splitlines()[-1])
-    main(sys.argv[1])

@@ -11,10 +11,9 @@ The points are counted as guest/bench-run reads them: every line that is
 not blank, a comment or a KEY=VALUE setting; BENCH_REPS and BENCH_RUNTIME
 override the matrix's reps=, runtime= and sweep_runtime=.
 
-usage: python3 -m labbench.matrix MATRIX [--reps N] [--runtime S]
+usage: python3 -m labbench matrix MATRIX [--reps N] [--runtime S]
        [--vcpus "1 2 4 8" --full-vcpus 4] [--only "NAME ..."] [--unbuilt]
 """
-import argparse
 import pathlib
 import re
 import sys
@@ -74,17 +73,7 @@ def budget(path, reps=None, runtime=None, vcpus=(4,), full_vcpus=4, only=()):
         for (n, t), vs in parts.items()) + ")"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
-    ap.add_argument("matrix", type=pathlib.Path)
-    ap.add_argument("--reps", type=int)
-    ap.add_argument("--runtime", type=int)
-    ap.add_argument("--vcpus", default="4", help="the vCPU counts of the sweep, blank separated")
-    ap.add_argument("--full-vcpus", type=int, default=4, help="the count that runs every point")
-    ap.add_argument("--only", default="", help="run only these points (blank separated)")
-    ap.add_argument("--unbuilt", action="store_true",
-                    help="the bench kernel is not built yet: say what building it adds")
-    args = ap.parse_args()
+def main(args):
     unknown = check_sweep(args.matrix)
     if unknown:
         sys.exit(f"bench: {args.matrix}: sweep= names {' '.join(unknown)}, which is no point of it")
@@ -103,6 +92,3 @@ def main():
         line += f"; make bench BENCH=quick takes {budget(quick, vcpus=(args.full_vcpus,), full_vcpus=args.full_vcpus)}"
     print(line)
 
-
-if __name__ == "__main__":
-    main()

@@ -16,7 +16,7 @@ halfway through a run (telemetry "during") are under "inflight_mid_run".
 Also what compare and report share: reading a summary back and matching
 points across runs.
 
-usage: python3 -m labbench.summary RUN
+usage: python3 -m labbench summary RUN
 """
 import json
 import pathlib
@@ -356,17 +356,12 @@ def load_line(p, name):
             f" p99 {p99[0]}/{p99[1]} us; in flight mid-run: {', '.join(held)}")
 
 
-def main(run):
-    run = pathlib.Path(run)
+def main(args):
+    run = args.run
     if not (run / "points.tsv").exists():
-        sys.exit(f"labbench.summary: {run} has no points.tsv: not a run of guest/bench-run")
+        sys.exit(f"labbench summary: {run} has no points.tsv: not a run of guest/bench-run")
     summary = summarize(run)
     (run / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     (run / "summary.txt").write_text(text(summary))
     sys.stdout.write(text(summary))
 
-
-if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__.strip().splitlines()[-1])
-    main(sys.argv[1])

@@ -7,10 +7,9 @@ verdict, and the pool's counters per million I/Os (local share, refills,
 steals, waits, hand-offs, failed allocations, the driver's tag refusals).
 labbench.report draws it.
 
-usage: python3 -m labbench.sweep RUN
+usage: python3 -m labbench sweep RUN
 """
 import json
-import pathlib
 import sys
 
 from . import summary as sm
@@ -41,7 +40,7 @@ def sweep(run):
     summaries = [full] + [sm.load_summary(f) for f in sorted(run.glob("vcpus-*"))]
     runs = {s["vcpus"]: s for s in summaries if s}
     if not full or len(runs) < 2:
-        sys.exit(f"labbench.sweep: {run} holds a run at {len(runs)} vCPU count(s); "
+        sys.exit(f"labbench sweep: {run} holds a run at {len(runs)} vCPU count(s); "
                  "a sweep needs two or more, one of them in the run's own folder "
                  "(make bench VCPUS=\"1 2 4 8\")")
     counts = sorted(runs)
@@ -97,15 +96,10 @@ def load_sweep(run):
     return sm.load_summary(run, SCHEMA, "sweep.json")
 
 
-def main(run):
-    run = pathlib.Path(run)
+def main(args):
+    run = args.run
     data = sweep(run)
     (run / "sweep.json").write_text(json.dumps(data, indent=1) + "\n")
     (run / "sweep.txt").write_text(text(data))
     sys.stdout.write(text(data))
 
-
-if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__.strip().splitlines()[-1])
-    main(sys.argv[1])

@@ -3,14 +3,15 @@ and RUN/summary.md, one row per (vCPUs, depth): median ns per alloc+free
 pair for pool and sbitmap, their spread ((max-min)/median over the
 repetitions), the ratio pool/sbitmap, and the pool's contention counters.
 
-usage: python3 -m labbench.tagbench RUN
+usage: python3 -m labbench tagbench RUN
 """
 import json
-import pathlib
 import statistics
-import sys
 
 from .stats import spread
+
+
+SCHEMA = "tagbench-summary/1"
 
 
 def parse(line):
@@ -20,8 +21,8 @@ def parse(line):
     return {k: (v if k == "alloc" else float(v)) for k, v in fields.items()}
 
 
-def main(run):
-    run = pathlib.Path(run)
+def main(args):
+    run = args.run
     points, calib = {}, {}
     for path in sorted(run.glob("vcpus-*/tagbench.txt")):
         for line in path.read_text().splitlines():
@@ -56,7 +57,7 @@ def main(run):
                                      for name, v in sorted(by.items())}}
                   for cpus, by in sorted(calib.items())]
     (run / "summary.json").write_text(json.dumps(
-        {"schema": "tagbench-summary/1", "points": rows, "calibration": calib_rows},
+        {"schema": SCHEMA, "points": rows, "calibration": calib_rows},
         indent=1) + "\n")
     lines = ["| vCPUs | depth | pool ns/pair (spread) | sbitmap ns/pair (spread) "
              "| pool/sbitmap | pool local share | steals per M allocs |",
@@ -77,8 +78,3 @@ def main(run):
     (run / "summary.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
-
-if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__.strip().splitlines()[-1])
-    main(sys.argv[1])

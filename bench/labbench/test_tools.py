@@ -7,10 +7,10 @@ page that inlines its plots and loads nothing; labbench.fio prints the IOPS
 the summary has.  Each of these on both matrix runs, bench-quick and
 bench-fastslow, where the point's figures are fio's first reporting group
 (the fast device) and the second (the slow one) is kept as load, not
-counted.  The modules run as programs (python3 -m), as the Makefile runs
-them; labbench.matrix counts a matrix's points as guest/bench-run does.
+counted.  The commands run as programs (python3 -m labbench COMMAND), as the
+Makefile runs them; labbench.matrix counts a matrix's points as guest/bench-run does.
 
-usage: python3 -m labbench.test_tools      (bench/ on PYTHONPATH)
+usage: python3 -m labbench test      (bench/ on PYTHONPATH)
 """
 import json
 import os
@@ -22,19 +22,19 @@ import sys
 import tempfile
 import unittest
 
-from . import fio, matrix, stats
+from . import Status, dashboard, fio, matrix, stats
 
 FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "fixtures"
 
 
-def labbench(module, *args, check=True, env=None):
-    """python3 -m labbench.MODULE ARGS, in the test's folder, with ENV added
-    to the environment: its output."""
+def labbench(command, *args, check=True, env=None):
+    """python3 -m labbench COMMAND ARGS, in the test's folder, with ENV
+    added to the environment: its output."""
     env = dict(os.environ, PYTHONPATH=str(FIXTURES.parent), **(env or {}))
-    res = subprocess.run([sys.executable, "-m", f"labbench.{module}", *map(str, args)],
+    res = subprocess.run([sys.executable, "-m", "labbench", command, *map(str, args)],
                          capture_output=True, text=True, env=env)
     if check and res.returncode:
-        raise AssertionError(f"labbench.{module} {' '.join(map(str, args))} exited "
+        raise AssertionError(f"labbench {command} {' '.join(map(str, args))} exited "
                              f"{res.returncode}:\n{res.stdout}{res.stderr}")
     return res
 
@@ -79,7 +79,7 @@ class MatrixRun(Fixture):
 
     def test_check_agrees(self):
         out = labbench("check", self.run_dir).stdout
-        self.assertIn("agree with fio's JSON and the telemetry", out)
+        self.assertIn("agree with the raw files", out)
 
     def test_check_refuses_a_changed_median(self):
         side = next(p["pool"] for p in self.summary["points"] if p.get("pool"))
@@ -95,8 +95,12 @@ class MatrixRun(Fixture):
         self.assertNotIn("worse for the pool", out)
         self.assertRegex(out.splitlines()[-1], r"^\d+ (n/a|same within noise)")
 
+    def report(self, env=None):
+        labbench("index", self.results)
+        labbench("report", self.results, env=env)
+
     def test_report_writes_a_page_that_loads_nothing(self):
-        labbench("report", self.results)
+        self.report()
         page = (self.results / "dashboard.html").read_text()
         self.assertIn("<svg", page)
         for outside in ("<script", "<link", 'src="http', 'href="http'):
@@ -105,13 +109,29 @@ class MatrixRun(Fixture):
             self.assertTrue((self.run_dir / "report" / plot).exists(), plot)
 
     def test_report_keeps_a_drawn_run_unless_told(self):
-        labbench("report", self.results)
+        self.report()
         iops = self.run_dir / "report" / "iops.svg"
         iops.write_text("as committed")
-        labbench("report", self.results)
+        self.report()
         self.assertEqual(iops.read_text(), "as committed")
-        labbench("report", self.results, env={"REDRAW": "1"})
+        self.report(env={"REDRAW": "1"})
         self.assertIn("<svg", iops.read_text())
+
+    def test_packed_run_checks_and_unpacks_whole(self):
+        before = {p.relative_to(self.run_dir): p.read_bytes()
+                  for p in self.run_dir.rglob("*") if p.is_file()}
+        labbench("pack", self.run_dir)
+        self.assertTrue((self.run_dir / "raw.tar.xz").exists())
+        self.assertFalse((self.run_dir / "fio").exists())
+        archive = (self.run_dir / "raw.tar.xz").read_bytes()
+        self.assertIn("agree with the raw files", labbench("check", self.run_dir).stdout)
+        whole = self.results / "whole"
+        labbench("unpack", self.run_dir, whole)
+        after = {p.relative_to(whole): p.read_bytes() for p in whole.rglob("*") if p.is_file()}
+        self.assertEqual(before, after)
+        # The same files pack into the same bytes.
+        labbench("pack", whole)
+        self.assertEqual((whole / "raw.tar.xz").read_bytes(), archive)
 
     def test_fio_prints_the_iops_of_the_summary(self):
         point = next(p for p in self.summary["points"] if p.get("pool"))
@@ -181,6 +201,7 @@ class SweepRun(Fixture):
 
     def test_report_draws_the_sweep(self):
         labbench("sweep", self.run_dir)
+        labbench("index", self.results)
         labbench("report", self.results)
         for name in ("scarce-tags", "plentiful-tags"):
             self.assertTrue((self.run_dir / "report" / f"sweep-{name}.svg").exists())
@@ -253,6 +274,92 @@ class VerdictRule(unittest.TestCase):
                 self.assertEqual(out.splitlines()[-1], f"1 {case['verdict']}", out)
 
 
+def copy_run(src, results, name, matrix=None, clean=True):
+    """A copy of fixture SRC as results/NAME, its matrix and its tree's
+    state changed, summarized as make bench leaves it."""
+    run = results / name
+    shutil.copytree(FIXTURES / src, run)
+    info = json.loads((run / "run-info.json").read_text())
+    info.update(clean=clean, commit=name.split("-")[4] + ("" if clean else "-dirty"))
+    (run / "run-info.json").write_text(json.dumps(info))
+    if matrix:
+        settings = run / "guest-info.txt"
+        settings.write_text(re.sub(r"(?m)^matrix .*$", f"matrix {matrix}", settings.read_text()))
+    if (run / "points.tsv").exists():
+        labbench("summary", run)
+    return run
+
+
+class Dashboard(unittest.TestCase):
+    """make report on a results folder of fixtures: an older quick run, a
+    default-matrix run of a clean tree, a newer one of a dirty tree, and
+    the allocator runs of the model and the native timing."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.results = pathlib.Path(tmp.name) / "results"
+        self.results.mkdir()
+        copy_run("bench-quick", self.results, "2026-01-01-0000-aaaaaaa-quick")
+        copy_run("bench-quick", self.results, "2026-01-02-0000-bbbbbbb", matrix="default")
+        copy_run("bench-fastslow", self.results, "2026-01-03-0000-ccccccc", matrix="default",
+                 clean=False)
+        copy_run("bench-scale", self.results, "2026-01-02-0100-ddddddd-scale")
+        copy_run("bench-native", self.results, "2026-01-02-0200-eeeeeee-native")
+        self.readme = pathlib.Path(tmp.name) / "README.md"
+        self.readme.write_text(f"# lab\n\n{dashboard.STATUS_BEGIN}\nold\n{dashboard.STATUS_END}\nend\n")
+        labbench("index", self.results)
+        labbench("report", self.results, "--readme", self.readme)
+        self.page = (self.results / "dashboard.html").read_text()
+
+    def first_screen(self):
+        """The page up to the history: what a 1400 x 900 window shows first
+        and the sections right after it."""
+        return self.page[:self.page.index("<h2>History")]
+
+    def test_first_section_is_the_newest_clean_default_run(self):
+        first = self.first_screen()
+        h2 = re.findall(r"<h2>(.*?)</h2>", first)
+        self.assertTrue(h2[0].startswith("End to end, default matrix: 2026-01-02-0000-bbbbbbb"), h2)
+        self.assertIn("2026-01-03-0000-ccccccc", first)     # named as newer, dirty
+        self.assertLess(first.index("<h2>End to end"), first.index("2026-01-01-0000-aaaaaaa-quick"))
+
+    def test_first_section_counts_the_verdicts_and_names_the_aims(self):
+        first = self.first_screen()
+        counts = re.search(r"<p class=counts>(.*?)</p>", first)[1]
+        for v in ("pool faster", "same within noise", "pool slower", "too few reps"):
+            self.assertRegex(counts, rf"<b>\d+</b> {v}")
+        self.assertRegex(first, r"class=pass>PASS</span> Model.*2026-01-02-0100-ddddddd-scale")
+        self.assertRegex(first, r"class=pass>PASS</span> Native.*2026-01-02-0200-eeeeeee-native")
+
+    def test_no_cell_reads_a_question_mark_or_not_committed(self):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", self.page)
+        self.assertTrue(cells)
+        self.assertFalse([c for c in cells if c.strip() == "?"])
+        self.assertNotIn("not committed", self.page)
+        self.assertNotIn(">?<", self.page)
+
+    def test_a_dirty_run_says_so(self):
+        page = self.page
+        start = page.index("2026-01-03-0000-ccccccc (commit")
+        self.assertIn("UNCOMMITTED CHANGES", page[start:start + 200])
+
+    def test_readme_status_block_is_rewritten(self):
+        text = self.readme.read_text()
+        self.assertNotIn("\nold\n", text)
+        self.assertIn("2026-01-02-0000-bbbbbbb", text)
+        self.assertTrue(text.startswith("# lab\n") and text.endswith("end\n"))
+
+    def test_report_twice_changes_nothing(self):
+        def tree():
+            return {p: p.read_bytes() for p in sorted(self.results.rglob("*")) if p.is_file()}
+        before, readme = tree(), self.readme.read_bytes()
+        labbench("index", self.results)
+        labbench("report", self.results, "--readme", self.readme)
+        self.assertEqual(tree(), before)
+        self.assertEqual(self.readme.read_bytes(), readme)
+
+
 class CounterNames(unittest.TestCase):
     def test_pool_counters_are_the_kernels(self):
         """labbench.fio.POOL_COUNTERS in the order of percpu_tag_stat_names[]
@@ -301,15 +408,13 @@ class MatrixBudget(unittest.TestCase):
                              "x 1 reps x 2 allocators x 10 s of fio at 4 vCPUs)")
 
 
-def main():
-    result = unittest.main(module=__name__, exit=False, verbosity=1).result
+def main(_args=None):
+    result = unittest.main(module=__name__, argv=["labbench test"], exit=False,
+                           verbosity=1).result
     failed = [test.id() for test, _ in result.failures + result.errors]
     if failed:
         print(f"bench-tools: {len(failed)} of {result.testsRun} checks failed: " + ", ".join(failed))
-        sys.exit(1)
+        return Status.FAILURE
     print(f"bench-tools: {result.testsRun} checks of summary, check, compare, report, fio, "
           f"matrix, sweep, tagbench and idabench passed")
-
-
-if __name__ == "__main__":
-    main()
+    return Status.SUCCESS
