@@ -53,7 +53,7 @@ LOGS         := $(KCACHE)/logs
 	modules boot clean distclean \
 	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida \
 	bench-tags-native bench-scale \
-	bench-ida-native fuzz checkpatch report compare bench-budget
+	bench-ida-native fuzz checkpatch report compare check bench-budget
 
 # --- 1. Packages: installed when root, otherwise the one line to run. ---------
 deps:
@@ -273,6 +273,13 @@ BASELINE ?=
 REDRAW   ?=
 report:
 	REDRAW=$(REDRAW) $(PY) -m labbench report results --readme README.md $(BASELINE:%=--baseline %)
+
+# A run's summaries made again from its raw files (raw.tar.xz unpacked to
+# a temporary folder) and checked against fio's JSON and the telemetry.
+#   in: results/RUN/   out: the terminal; exit 1 when anything disagrees
+check:
+	@[ -n "$(RUN)" ] || { echo "usage: make check RUN=<run> (a folder under results/)"; exit 2; }
+	@$(PY) -m labbench check $(if $(wildcard $(RUN)/summary.json),$(RUN),results/$(notdir $(RUN)))
 
 # Two runs point by point: each one's pool/sbitmap ratio and how it moved,
 # by the verdict rule of labbench.stats.
