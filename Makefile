@@ -1,32 +1,42 @@
 # The map of the lab: every step, its inputs and where its outputs go.
+# make help prints the lines below that start with "#:".
 #
-#   make            = make bench: packages, kernel source + our series,
-#                     bench kernel, our modules, default benchmark -> results/
-#                     (a vCPU sweep, about 20 minutes; BENCH=quick about 2)
-#   make test       packages, source, test kernel, then every test;
-#                   last line "N passed, N failed"
-#   make kernel     the guest kernels (test, bench, PREEMPT_RT test)
-#   make test-kasan the guest tests on a KASAN kernel (not part of make test)
-#   make modules    our modules (drivers/*) for both kernels
-#   make boot       an interactive shell in the guest (VCPUS=8 for 8 CPUs)
-#   make bench BENCH=quick   the 3-point matrix (bench/matrix/)
-#   make report     plots of every run and results/dashboard.html
-#   make compare A=RUN B=RUN   B/A IOPS per point with a noise-aware verdict
-#   make bench-tags, bench-ida, bench-ida-native   allocator microbenchmarks
-#   make bench-tags-native   the allocators on this machine's cores (host)
-#   make bench-scale         the allocators on 1-256 simulated CPUs (host)
-#   make checkpatch, fuzz      the kernel's checks on our code; longer fuzzing
-#   make clean      build folders and test logs (keeps the unpacked source)
-#   make print-ksrc path of the prepared (patched) kernel source tree
-#
-# Variables: KCACHE (cache folder outside the repository), VCPUS, MEM,
-# KERNEL_FLAVOUR (for boot: test or bench), JOBS (parallel kernel build).
+#: make               = make bench: packages, kernel source + our series, bench kernel,
+#:                      our modules, the default benchmark -> results/ (about 25 min)
+#: make test          packages, source, test kernels, then every test; last line
+#:                    "N passed, N failed" (about 40 min cold)
+#: make test-kasan    the guest tests on a KASAN kernel (not part of make test)
+#: make kernel        the guest kernels (test, bench, PREEMPT_RT test)
+#: make modules       our modules (drivers/*) for the test and bench kernels
+#: make boot          an interactive shell in the guest (VCPUS=8 for 8 CPUs)
+#: make bench BENCH=quick   the 3-point matrix (bench/matrix/quick, about 2 min)
+#: make report        plots of every run, results/dashboard.html, README's status
+#: make compare A=RUN B=RUN   two runs' pool/sbitmap ratios point by point
+#: make check RUN=RUN a run's summaries made again from its raw files and checked
+#: make bench-tags, bench-ida, bench-ida-native   allocator microbenchmarks
+#: make bench-tags-native   the allocators on this machine's cores (host)
+#: make bench-scale   the allocators on 1-256 simulated CPUs (host)
+#: make checkpatch, fuzz    the kernel's checks on our code; longer fuzzing
+#: make clean         build folders and test logs (keeps the unpacked source)
+#: make print-ksrc    path of the prepared (patched) kernel source tree
+#:
+#: Variables: VCPUS (one count, default 4: the guest of boot, test and the
+#: benchmark's full run), BENCH_VCPUS (the benchmark's vCPU sweep: default
+#: "1 2 4 8" for the default matrix, VCPUS for the others), BENCH,
+#: BENCH_REPS, BENCH_RUNTIME, BENCH_JOBS, BENCH_ONLY, BENCH_DIRTY=1 (measure
+#: a tree with uncommitted changes), MEM, KCACHE (cache folder outside the
+#: repository), KERNEL_FLAVOUR (boot: test or bench), JOBS (parallel kernel
+#: build), GUEST_TESTS, TEST_TIMEOUT, GUEST_TIMEOUT.  Environment or command
+#: line, the same.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := bench
 
 KCACHE   ?= $(HOME)/.cache/percpu-tags-lab
 VCPUS    ?= 4
+ifneq ($(words $(VCPUS)),1)
+$(error VCPUS="$(VCPUS)" is one vCPU count; a benchmark's sweep is BENCH_VCPUS="$(VCPUS)")
+endif
 MEM      ?= 2G
 JOBS     ?= 3
 KERNEL_FLAVOUR ?= test
@@ -49,11 +59,14 @@ KBUILD_rt    := $(KCACHE)/build-rt
 KBUILD_kasan := $(KCACHE)/build-kasan
 LOGS         := $(KCACHE)/logs
 
-.PHONY: bench test test-kasan kernel kernel-test kernel-bench kernel-rt kernel-kasan \
+.PHONY: help bench test test-kasan kernel kernel-test kernel-bench kernel-rt kernel-kasan \
 	modules boot clean distclean \
 	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida \
 	bench-tags-native bench-scale \
-	bench-ida-native fuzz checkpatch report compare check bench-budget
+	bench-ida-native fuzz checkpatch report compare check bench-budget bench-tree
+
+help:
+	@sed -n 's/^#: \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
 
 # --- 1. Packages: installed when root, otherwise the one line to run. ---------
 deps:
@@ -134,10 +147,16 @@ guest_env = env TEST_TIMEOUT=$(TEST_TIMEOUT) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURD
 	LAB_KERNEL=$(1) LAB_MODROOT=$(KBUILD_$(1))/modroot LAB_DRIVERS=$(KBUILD_$(1))/lab-drivers LAB_KSRC=$(KSRC)
 
 # --- 7. Tests: every guest/tests/*.sh in one test-kernel boot. ---------------
-# $(call guest_tests,FLAVOUR,TIMEOUT,OUT [DISK=...],[VAR=... ]guest/run-tests TESTS):
-# one boot of the FLAVOUR kernel with the tests' CPUs and memory.
-guest_tests = KERNEL=$(KBUILD_$(1))/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(MEM) \
-	MAXCPUS=$(TEST_MAXCPUS) TIMEOUT=$(2) OUT=$(3) guest/run $(call guest_env,$(1)) $(4)
+# make test and make test-kasan run guest/test-suite (test or kasan): the
+# host tests, each the target host-test-NAME below, then the guest tests in
+# one boot of the test kernel and GUEST_TESTS_RT in one of the PREEMPT_RT
+# kernel; or GUEST_TESTS_KASAN in one boot of the KASAN kernel.  Last line
+# "N passed, N failed"; the logs and results.tap in $(LOGS)/test[-kasan]-DATE/.
+test_suite = env MAKE="$(MAKE)" KCACHE=$(KCACHE) KSRC=$(KSRC) LOGS=$(LOGS) VCPUS=$(VCPUS) MEM=$(MEM) \
+	TEST_MAXCPUS=$(TEST_MAXCPUS) TEST_DISK_SIZE=$(TEST_DISK_SIZE) TEST_TIMEOUT=$(TEST_TIMEOUT) \
+	GUEST_TIMEOUT=$(GUEST_TIMEOUT) HOST_TESTS="$(HOST_TESTS)" GUEST_TESTS="$(GUEST_TESTS)" \
+	GUEST_TESTS_RT="$(GUEST_TESTS_RT)" GUEST_TESTS_KASAN="$(GUEST_TESTS_KASAN)" \
+	GUEST_TIMEOUT_KASAN=$(GUEST_TIMEOUT_KASAN) TEST_TIMEOUT_KASAN=$(TEST_TIMEOUT_KASAN) guest/test-suite
 # Host tests first (userspace builds of our kernel code, from the patched
 # tree), then every guest/tests/*.sh in one boot of the test kernel.
 GUEST_TESTS  ?= $(sort $(wildcard guest/tests/*.sh))
@@ -154,26 +173,12 @@ host-test-runner-tools  = guest/test-runner
 SHELL_SCRIPTS = $(shell find guest bench kernel-patches .ci -type f -not -path '*/fixtures/*' | sort | \
 	xargs awk 'FNR == 1 { if (FILENAME ~ /\.sh$$/ || /^\#!.*\/(env )?(ba)?sh/) print FILENAME; nextfile }')
 host-test-bench-model   = bench/tags/test-model.sh $(BT)/pool
+host-test-%:
+	@$(or $(host-test-$*),$(error no host test $*; HOST_TESTS= some of: tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools))
 # Then GUEST_TESTS_RT, named rt-*, in a boot of the PREEMPT_RT kernel.
 GUEST_TESTS_RT ?= guest/tests/kunit-percpu_tags.sh guest/tests/null_blk-verify.sh
 test: drivers-test $(BT)/pool/.built $(if $(GUEST_TESTS_RT),$(KBUILD_rt)/.lab-built)
-	@run=$(LOGS)/test-$$(date +%Y%m%d-%H%M%S); mkdir -p $$run/guest; \
-	echo "test: logs in $$run"; guest/record-run $$run $(VCPUS) test; \
-	for t in $(HOST_TESTS); do echo $$t; done >$$run/expected; \
-	$(foreach t,$(HOST_TESTS),guest/host-test $$run/host $(t) $(host-test-$(t));) \
-	for t in $(GUEST_TESTS); do basename $$t .sh; done >>$$run/expected; \
-	for t in $(GUEST_TESTS_RT); do echo rt-$$(basename $$t .sh); done >>$$run/expected; \
-	truncate -s $(TEST_DISK_SIZE) $$run/virtio-disk.img; \
-	$(call guest_tests,test,$(GUEST_TIMEOUT),$$run/guest DISK=$$run/virtio-disk.img,guest/run-tests $(GUEST_TESTS)) \
-		|| echo "test: the guest test run ended with status $$?"; \
-	rm -f $$run/virtio-disk.img; \
-	if [ -n "$(GUEST_TESTS_RT)" ]; then \
-		echo "test: the PREEMPT_RT kernel"; \
-		$(call guest_tests,rt,$(GUEST_TIMEOUT),$$run/guest-rt,LAB_TEST_PREFIX=rt- guest/run-tests $(GUEST_TESTS_RT)) \
-			|| echo "test: the RT guest test run ended with status $$?"; \
-	fi; \
-	guest/summarize --tap $$run/results.tap $$run/expected \
-		$$(ls $$run/host/results $$run/guest/results $$run/guest-rt/results 2>/dev/null)
+	@$(test_suite) test
 GUEST_TIMEOUT ?= 1800
 
 # The guest tests again on the KASAN kernel, in one boot, but for the 100
@@ -189,14 +194,7 @@ GUEST_TIMEOUT_KASAN ?= 3600
 # second on the test kernel), and blkmq-semantics starts it 11 times.
 TEST_TIMEOUT_KASAN ?= 1200
 test-kasan: $(KBUILD_kasan)/.lab-drivers
-	@run=$(LOGS)/test-kasan-$$(date +%Y%m%d-%H%M%S); mkdir -p $$run/guest; \
-	echo "test-kasan: logs in $$run"; guest/record-run $$run $(VCPUS) test-kasan; \
-	for t in $(GUEST_TESTS_KASAN); do basename $$t .sh; done >$$run/expected; \
-	truncate -s $(TEST_DISK_SIZE) $$run/virtio-disk.img; \
-	$(call guest_tests,kasan,$(GUEST_TIMEOUT_KASAN),$$run/guest DISK=$$run/virtio-disk.img,TEST_TIMEOUT=$(TEST_TIMEOUT_KASAN) guest/run-tests $(GUEST_TESTS_KASAN)) \
-		|| echo "test-kasan: the guest test run ended with status $$?"; \
-	rm -f $$run/virtio-disk.img; \
-	guest/summarize --tap $$run/results.tap $$run/expected $$(ls $$run/guest/results 2>/dev/null)
+	@$(test_suite) kasan
 # The tests' guest has 64 possible CPUs, VCPUS of them online: the pool must
 # size itself by the CPUs that use it, not the possible ones.
 TEST_MAXCPUS  ?= 64
@@ -205,36 +203,48 @@ TEST_DISK_SIZE ?= 256M
 TEST_TIMEOUT  ?= 420
 
 # --- 8. Benchmarks: a matrix of fio points on the bench kernel -> results/. ---
-# BENCH names a matrix in bench/matrix/ (default: about 20 minutes;
-# quick: about 2).  The default matrix runs as a vCPU sweep, one boot per
-# count of BENCH_VCPUS (1 2 4 8; VCPUS="..." on the command line sets it,
-# and other matrices run at VCPUS only): at BENCH_FULL_VCPUS (4, or the
-# last count when 4 is not among them) every point, at the other counts
-# the matrix's sweep= points (guest/bench-run BENCH_PART=sweep).  Its
-# budget, points x reps x 2 allocators x runtime per count
-# (labbench.matrix), is the first line make bench prints; the guest prints
-# it again when it starts.  BENCH_REPS, BENCH_RUNTIME (seconds of fio per
-# run) and BENCH_JOBS (fio jobs of every point: N, or Nx for N per vCPU)
-# override the matrix; BENCH_ONLY="NAME ..." runs only those points, at
-# every count (make bench BENCH_ONLY=null-scarce VCPUS=2 BENCH_REPS=9).
+# One rule names every run folder: results/DATE-TIME-COMMIT[-SUFFIX]
+# ($(call run_dir,-SUFFIX), the date when the recipe starts).  Every make
+# bench* refuses a tree with uncommitted changes (bench/tree-state) unless
+# BENCH_DIRTY=1, and ends by adding the run to results/index.jsonl and
+# packing its raw files into its raw.tar.xz (labbench index, pack).
+run_dir = results/$(shell date +%Y-%m-%d-%H%M)-$(shell git rev-parse --short HEAD 2>/dev/null || echo nocommit)$(1)
+finish_run = $(PY) -m labbench index results $(1) && $(PY) -m labbench pack $(1)
+BENCH_DIRTY ?=
+bench-tree:
+	@[ "$$(bench/tree-state)" != dirty ] || [ -n "$(BENCH_DIRTY)" ] || { \
+		echo "bench: the tree has uncommitted changes (git status): commit them, or measure"; \
+		echo "bench: them anyway with BENCH_DIRTY=1 (the run is then marked dirty)"; exit 2; }
+
+# BENCH names a matrix in bench/matrix/ (default: about 25 minutes;
+# quick: about 2).  A run boots once per count of BENCH_VCPUS (default
+# matrix: 1 2 4 8; the others: VCPUS): at BENCH_FULL_VCPUS (VCPUS when it
+# is one of them, else the last) every point, at the other counts the
+# matrix's sweep= points (guest/bench-run BENCH_PART=sweep).  Its budget,
+# points x reps x 2 allocators x runtime per count (labbench matrix), is
+# the first line make bench prints; the guest prints it again when it
+# starts.  BENCH_REPS, BENCH_RUNTIME (seconds of fio per run) and
+# BENCH_JOBS (fio jobs of every point: N, or Nx for N per vCPU) override
+# the matrix; BENCH_ONLY="NAME ..." runs only those points, at every count
+# (make bench BENCH_ONLY=null-scarce BENCH_VCPUS=2 BENCH_REPS=9).
 #   in:  bench/matrix/$(BENCH), fio-jobs/, the bench kernel and modules
-#   out: results/DATE-COMMIT[-BENCH][-only]/ (results/README.md), the full
-#        count's run there and each other count's in vcpus-N/: fio JSON,
-#        telemetry, points.tsv and runs.tsv (guest/bench-run); summary.json
-#        and summary.txt (labbench.summary), checked against fio's JSON and
-#        the telemetry (labbench.check); with several counts sweep.json
-#        and sweep.txt (labbench.sweep)
+#   out: results/DATE-TIME-COMMIT[-BENCH][-only]/ (results/README.md), the
+#        full count's run there and each other count's in vcpus-N/:
+#        points.tsv and runs.tsv (guest/bench-run), summary.json and
+#        summary.txt (labbench summary, checked by labbench check), with
+#        several counts sweep.json and sweep.txt (labbench sweep); fio JSON,
+#        telemetry and logs in raw.tar.xz
 BENCH         ?= default
 BENCH_MATRIX  := bench/matrix/$(BENCH)
-BENCH_VCPUS   ?= $(if $(filter command line,$(origin VCPUS)),$(VCPUS),$(if $(filter default,$(BENCH)),1 2 4 8,$(VCPUS)))
-BENCH_FULL_VCPUS ?= $(if $(filter 4,$(BENCH_VCPUS)),4,$(lastword $(BENCH_VCPUS)))
+BENCH_VCPUS   ?= $(if $(filter default,$(BENCH)),1 2 4 8,$(VCPUS))
+BENCH_FULL_VCPUS ?= $(if $(filter $(VCPUS),$(BENCH_VCPUS)),$(VCPUS),$(lastword $(BENCH_VCPUS)))
 BENCH_REPS    ?=
 BENCH_RUNTIME ?=
 BENCH_JOBS    ?=
 BENCH_ONLY    ?=
 BENCH_TIMEOUT ?= 3600
-bench: bench-budget drivers-bench
-	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)$(if $(filter-out default,$(BENCH)),-$(BENCH))$(if $(BENCH_ONLY),-only); \
+bench: bench-tree bench-budget drivers-bench
+	@run=$(call run_dir,$(if $(filter-out default,$(BENCH)),-$(BENCH))$(if $(BENCH_ONLY),-only)); \
 	mkdir -p $$run; echo "bench: results in $$run"; \
 	for v in $(BENCH_VCPUS); do \
 		out=$$run part=full; \
@@ -247,7 +257,8 @@ bench: bench-budget drivers-bench
 			BENCH_ONLY="$(BENCH_ONLY)" guest/bench-run || exit 1; \
 		$(PY) -m labbench summary $$out && $(PY) -m labbench check $$out || exit 1; \
 	done; \
-	if [ $(words $(BENCH_VCPUS)) -gt 1 ]; then $(PY) -m labbench sweep $$run; fi
+	if [ $(words $(BENCH_VCPUS)) -gt 1 ]; then $(PY) -m labbench sweep $$run || exit 1; fi; \
+	$(call finish_run,$$run)
 bench-budget:
 	@[ -f $(BENCH_MATRIX) ] || { echo "bench: no matrix $(BENCH_MATRIX); BENCH= one of: $$(cd bench/matrix && echo *)"; exit 2; }
 	@case " $(BENCH_VCPUS) " in *" $(BENCH_FULL_VCPUS) "*) ;; \
@@ -258,7 +269,7 @@ bench-budget:
 			$(if $(wildcard $(KBUILD_bench)/.lab-built),,--unbuilt); \
 	else \
 		echo "bench: the $(BENCH) matrix takes the time written at the top of $(BENCH_MATRIX)" \
-			"(default: about 20 minutes; make bench BENCH=quick: about 2)"; \
+			"(default: about 25 minutes; make bench BENCH=quick: about 2)"; \
 	fi
 
 # Plots of every run (RUN/report/*.svg, gnuplot; generated, ignored by
@@ -295,8 +306,8 @@ compare:
 #        summary.json and summary.md (labbench.tagbench)
 BENCH_TAGS_VCPUS ?= 1 2 4 8
 BENCH_TAGS_ARGS  ?= depths=8,32,128,1024 reps=5 pairs=100000 inflight=4
-bench-tags: drivers-bench
-	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)-tags; \
+bench-tags: bench-tree drivers-bench
+	@run=$(call run_dir,-tags); \
 	mkdir -p $$run; echo "bench-tags: results in $$run"; \
 	guest/record-run $$run "$(BENCH_TAGS_VCPUS)" bench-tags; cp $(KBUILD_bench)/.config $$run/kernel.config; \
 	for v in $(BENCH_TAGS_VCPUS); do \
@@ -304,7 +315,7 @@ bench-tags: drivers-bench
 		KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$$v MEM=$(MEM) OUT=$(CURDIR)/$$run/vcpus-$$v \
 			guest/run $(call guest_env,bench) guest/load-bench tagbench $(BENCH_TAGS_ARGS) || exit 1; \
 	done; \
-	$(PY) -m labbench tagbench $$run
+	$(PY) -m labbench tagbench $$run && $(call finish_run,$$run)
 
 # The kernel's own IDA natively: lib/idr.c, lib/xarray.c and lib/radix-tree.c
 # from the patched tree with the userspace shim of tools/testing/shared (as
@@ -343,14 +354,14 @@ bench-ida-native: $(IDA_NATIVE)/native_ida
 #   out: results/DATE-COMMIT-ida/: guest/idabench.txt (guest/load-bench),
 #        native.txt, summary.json and summary.md (labbench.idabench)
 BENCH_IDA_ARGS ?= sizes=1024,65536,1048576 reps=5
-bench-ida: drivers-bench $(IDA_NATIVE)/native_ida
-	@run=results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)-ida; \
+bench-ida: bench-tree drivers-bench $(IDA_NATIVE)/native_ida
+	@run=$(call run_dir,-ida); \
 	mkdir -p $$run; echo "bench-ida: results in $$run"; \
 	guest/record-run $$run 1 bench-ida; cp $(KBUILD_bench)/.config $$run/kernel.config; \
 	KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=1 MEM=$(MEM) OUT=$(CURDIR)/$$run/guest \
 		guest/run $(call guest_env,bench) guest/load-bench idabench $(BENCH_IDA_ARGS) || exit 1; \
 	$(MAKE) -s bench-ida-native >$$run/native.txt || exit 1; \
-	$(PY) -m labbench idabench $$run
+	$(PY) -m labbench idabench $$run && $(call finish_run,$$run)
 
 # --- 9. The allocators on the host: native timing and the N-CPU model. ------
 # lib/percpu_tags.c, lib/tag_ida.c and lib/sbitmap.c of the patched tree,
@@ -372,24 +383,25 @@ $(BT)/base-%/.built: $(BT_SRCS) bench/tags/pool-at-rev.sh | source
 	@touch $@
 BT_BUILT = $(BT)/pool/.built $(if $(POOL_BASE),$(BT)/base-$(POOL_BASE)/.built)
 BT_BINS  = --bin pool=$(BT)/pool $(if $(POOL_BASE),--bin pool@$(POOL_BASE)=$(BT)/base-$(POOL_BASE))
-host_run = results/$$(date +%Y-%m-%d-%H%M)-$$(git rev-parse --short HEAD 2>/dev/null || echo nocommit)-$(1)
 
 # ns per alloc+free pair on 1 and 2 cores (ABBA, BENCH_NATIVE_REPS), and
 # instructions per pair from callgrind.  BENCH_NATIVE_ARGS=--quick: 2 reps.
 BENCH_NATIVE_REPS ?= 5
 BENCH_NATIVE_ARGS ?=
-bench-tags-native: $(BT_BUILT)
-	@run=$(call host_run,native); ACCEL=none guest/record-run $$run $$(nproc) bench-tags-native; \
-	$(PY) -m labbench tagsnative $$run $(BT_BINS) --reps $(BENCH_NATIVE_REPS) $(BENCH_NATIVE_ARGS)
+bench-tags-native: bench-tree $(BT_BUILT)
+	@run=$(call run_dir,-native); ACCEL=none guest/record-run $$run $$(nproc) bench-tags-native; \
+	$(PY) -m labbench tagsnative $$run $(BT_BINS) --reps $(BENCH_NATIVE_REPS) $(BENCH_NATIVE_ARGS) && \
+	$(call finish_run,$$run)
 
 # Transfers, locked instructions, contended locks, memory per I/O on 1-256
 # simulated CPUs; BENCH_SCALE_ARGS=--quick for fewer points.  The rank
 # agreement with the newest native run is computed when there is one.
 BENCH_SCALE_ARGS ?=
-bench-scale: $(BT_BUILT)
-	@run=$(call host_run,scale); ACCEL=none guest/record-run $$run 256 bench-scale; \
+bench-scale: bench-tree $(BT_BUILT)
+	@run=$(call run_dir,-scale); ACCEL=none guest/record-run $$run 256 bench-scale; \
 	native=$$(ls -d results/*-native 2>/dev/null | tail -n1); \
-	$(PY) -m labbench tagsscale $$run $(BT_BINS) $${native:+--native $$native} $(BENCH_SCALE_ARGS)
+	$(PY) -m labbench tagsscale $$run $(BT_BINS) $${native:+--native $$native} $(BENCH_SCALE_ARGS) && \
+	$(call finish_run,$$run)
 
 # Longer fuzzing of tag_ida than make test's smoke run (fixed seed there,
 # random here).
