@@ -31,8 +31,8 @@ lab_fio() {
 # results of SUITE (debugfs) with the kernel's own parser, kunit.py parse
 # of the tree at $LAB_KSRC (its report goes to the test's log, its JSON to
 # logs/kunit-SUITE.json): one result line per case in $LAB_RESULTS, and per
-# parameter of a parameterized case ("ok kunit.SUITE.CASE[.PARAM]", "not ok
-# ...", "ok ... # SKIP").  Fails when the suite did not pass or left no
+# parameter of a parameterized case ("pass kunit.SUITE.CASE[.PARAM]", "fail
+# ...", "skip ...", as guest/run-tests records results).  Fails when the suite did not pass or left no
 # results.  Debian's python3 (the Makefile's PACKAGES), not the caller's.
 lab_kunit() {
 	module=$1 suite=$2
@@ -51,8 +51,7 @@ import json, sys
 def lines(group, name):
     for case in group["test_cases"]:
         st = case["status"]
-        print(("ok " if st in ("PASS", "SKIP") else "not ok ") + name + "." + case["name"]
-              + (" # SKIP" if st == "SKIP" else ""))
+        print({"PASS": "pass ", "SKIP": "skip "}.get(st, "fail ") + name + "." + case["name"])
     for sub in group["sub_groups"]:
         lines(sub, name + "." + sub["name"])
 lines(json.load(open(sys.argv[1])), "kunit")' "$json" >>"$LAB_RESULTS"
