@@ -518,13 +518,15 @@ def status_block(entries):
 
 
 def rewrite_status(readme, entries):
-    """README's text with its status block rewritten; unchanged without one."""
+    """Rewrite README's status block: "written", "unchanged", or None when
+    it has none."""
     text = readme.read_text()
     if STATUS_BEGIN not in text or STATUS_END not in text:
-        return False
+        return None
     head, rest = text.split(STATUS_BEGIN, 1)
     tail = rest.split(STATUS_END, 1)[1]
     new = head + status_block(entries) + tail
-    if new != text:
-        readme.write_text(new)
-    return True
+    if new == text:
+        return "unchanged"
+    readme.write_text(new)
+    return "written"

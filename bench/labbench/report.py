@@ -285,8 +285,11 @@ def main(args):
         print(f"labbench report: {run}/report/: {' '.join(made)}")
     out = results / "dashboard.html"
     text = dashboard.page(entries, baseline, tagsplots.section(results, inline_svg))
+    done = "unchanged"
     if not out.exists() or out.read_text() != text:
         out.write_text(text)
-    print(f"labbench report: {out} ({len(entries)} runs)")
-    if args.readme and dashboard.rewrite_status(args.readme, entries):
-        print(f"labbench report: the status block of {args.readme}")
+        done = "written"
+    print(f"labbench report: {out} ({len(entries)} runs): {done}")
+    if args.readme:
+        done = dashboard.rewrite_status(args.readme, entries)
+        print(f"labbench report: the status block of {args.readme}: {done or 'none found'}")
