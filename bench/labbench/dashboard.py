@@ -301,7 +301,8 @@ def run_section(e, title):
 
 def other_matrices(entries, first):
     """The newest default-matrix run when it is not FIRST (a dirty tree),
-    then the newest run of every other matrix, newest first."""
+    then the newest run of every other matrix, newest first, clean or not
+    (a dirty one says so)."""
     out = []
     latest = ([e for e in entries if is_default(e)] or [None])[-1]
     if latest and latest is not first:
@@ -310,9 +311,7 @@ def other_matrices(entries, first):
     for e in entries:
         if e["kind"] == "bench" and not is_default(e):
             groups[(e["matrix"], e["only"])] = e
-    for (matrix, only), _e in sorted(groups.items(), key=lambda kv: kv[1]["id"], reverse=True):
-        e = newest(entries, lambda x, m=matrix, o=only: x["kind"] == "bench" and x["matrix"] == m
-                   and x["only"] == o and not is_default(x))
+    for (matrix, only), e in sorted(groups.items(), key=lambda kv: kv[1]["id"], reverse=True):
         label = f"the {matrix} matrix" + (", some points only (BENCH_ONLY)" if only else "")
         out.append(run_section(e, f"Newest run of {label}"))
     return "\n".join(out)
