@@ -120,10 +120,14 @@ plot 'points.dat' using 2:3:4:xtic(1) title 'pool' lc rgb '{COLOURS['pool']}', \
 """, out)
     made.append("iops.svg")
     if filled(8):
+        shown = [float(c) for cells in rows for c in (cells[7], cells[15], cells[16]) if c != "?"]
+        ratio_lo, ratio_hi = min(shown + [0.5]) * 0.9, max(shown + [2.0]) * 1.1
         gnuplot(GNUPLOT_HEAD.format(out="ratio.svg") + f"""
 set title "{title}: pool/sbitmap IOPS per point"
 set ylabel 'pool / sbitmap (log scale)'
 set logscale y
+set yrange [{ratio_lo:.3g}:{ratio_hi:.3g}]
+set ytics add (0.5, 0.67, 0.8, 1.25, 1.5, 2)
 set xtics rotate by 40 right nomirror
 set bmargin 7
 set xrange [-0.5:{len(rows) - 0.5}]
@@ -231,7 +235,7 @@ plot {counters}, \\
      '{dat}' using 1:14 with linespoints title 'pool tag refusals' lc rgb '{COLOURS['pool']}' dt 2, \\
      '{dat}' using 1:15 with linespoints title 'sbitmap tag refusals' lc rgb '{COLOURS['sbitmap']}' dt 2
 """ if any(c != "?" for cells in rows for c in cells[8:]) else ""
-        gnuplot(GNUPLOT_HEAD.format(out=svg).replace("size 900,440", "size 1200,460") + f"""
+        gnuplot(GNUPLOT_HEAD.format(out=svg).replace("size 900,440", "size 1200,540") + f"""
 set multiplot layout 1,{1 + bool(share_panel) + bool(counts_panel)} title "{data['run']}: {p['name']} against vCPUs"
 set xlabel 'vCPUs (log scale)'
 set logscale x 2
