@@ -91,20 +91,20 @@ $(SERIES_STAMP): $(PATCHES) $(KTARBALL) kernel-patches/prepare-source.sh | deps
 
 $(KTARBALL): | deps
 
-# --- 3. Kernel configs: tinyconfig + guest/config-common.frag + flavour. -----
-$(KBUILD_test)/.config: guest/config-common.frag guest/config-test.frag guest/make-config.sh $(SERIES_STAMP)
-	guest/make-config.sh test $(KSRC) $(KBUILD_test)
+# --- 3. Kernel configs: tinyconfig + configs/common.config + flavour. -------
+CONFIGS := configs/common.config configs/make-config.sh
+$(KBUILD_test)/.config: $(CONFIGS) configs/test.config $(SERIES_STAMP)
+	configs/make-config.sh test $(KSRC) $(KBUILD_test)
 	@touch $@
-$(KBUILD_bench)/.config: guest/config-common.frag guest/config-bench.frag guest/make-config.sh $(SERIES_STAMP)
-	guest/make-config.sh bench $(KSRC) $(KBUILD_bench)
+$(KBUILD_bench)/.config: $(CONFIGS) configs/bench.config $(SERIES_STAMP)
+	configs/make-config.sh bench $(KSRC) $(KBUILD_bench)
 	@touch $@
-$(KBUILD_rt)/.config: guest/config-common.frag guest/config-rt.frag guest/make-config.sh $(SERIES_STAMP)
-	guest/make-config.sh rt $(KSRC) $(KBUILD_rt)
+$(KBUILD_rt)/.config: $(CONFIGS) configs/rt.config $(SERIES_STAMP)
+	configs/make-config.sh rt $(KSRC) $(KBUILD_rt)
 	@touch $@
 # The KASAN kernel: the test kernel's fragment, then its own ("# base: test").
-$(KBUILD_kasan)/.config: guest/config-common.frag guest/config-test.frag guest/config-kasan.frag \
-			 guest/make-config.sh $(SERIES_STAMP)
-	guest/make-config.sh kasan $(KSRC) $(KBUILD_kasan)
+$(KBUILD_kasan)/.config: $(CONFIGS) configs/test.config configs/kasan.config $(SERIES_STAMP)
+	configs/make-config.sh kasan $(KSRC) $(KBUILD_kasan)
 	@touch $@
 
 # --- 4. Kernels and their modules (installed under KBUILD/modroot). ----------
@@ -170,7 +170,7 @@ host-test-shellcheck    = shellcheck -f gcc $(SHELL_SCRIPTS)
 host-test-runner-tools  = guest/test-runner
 # Every shell script: *.sh and files whose #! line runs bash or sh
 # (shellcheck's settings: .shellcheckrc).
-SHELL_SCRIPTS = $(shell find guest bench kernel-patches .ci -type f -not -path '*/fixtures/*' | sort | \
+SHELL_SCRIPTS = $(shell find guest bench configs kernel-patches .ci -type f -not -path '*/fixtures/*' | sort | \
 	xargs awk 'FNR == 1 { if (FILENAME ~ /\.sh$$/ || /^\#!.*\/(env )?(ba)?sh/) print FILENAME; nextfile }')
 host-test-bench-model   = bench/tags/test-model.sh $(BT)/pool
 host-test-%:

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Write KBUILD/.config for one guest kernel flavour: tinyconfig plus
-# config-common.frag plus config-FLAVOUR.frag, after the fragment of the
-# flavour it names on a "# base: FLAVOUR" line, if any (kasan: the test
-# kernel's options, then its own).  The config is generated in a
+# common.config plus FLAVOUR.config (fragments of this folder, as the
+# kernel's kernel/configs/*.config), after the fragment of the flavour it
+# names on a "# base: FLAVOUR" line, if any (kasan: the test kernel's
+# options, then its own).  The config is generated in a
 # scratch folder and copied into KBUILD only when it differs, so an existing
 # build folder is never reset by tinyconfig and rebuilds only what changed.
 # Fails, naming the option, when a fragment asks for something Kconfig refused.
@@ -12,10 +13,10 @@ set -eu
 
 flavour=$1 ksrc=$2 kbuild=$3
 here=$(cd "$(dirname "$0")" && pwd)
-own=$here/config-$flavour.frag
+own=$here/$flavour.config
 [ -f "$own" ] || { echo "make-config: no fragment $own (flavour '$flavour')" >&2; exit 1; }
 base=$(sed -n 's/^# base: *//p' "$own")
-frags=("$here/config-common.frag" ${base:+"$here/config-$base.frag"} "$own")
+frags=("$here/common.config" ${base:+"$here/$base.config"} "$own")
 scratch=$kbuild.config-scratch
 
 for f in "${frags[@]}"; do
