@@ -220,7 +220,7 @@ bench-tree:
 # quick: about 2).  A run boots once per count of BENCH_VCPUS (default
 # matrix: 1 2 4 8; the others: VCPUS): at BENCH_FULL_VCPUS (VCPUS when it
 # is one of them, else the last) every point, at the other counts the
-# matrix's sweep= points (guest/bench-run BENCH_PART=sweep).  Its budget,
+# matrix's sweep= points (bench/guest/bench-run BENCH_PART=sweep).  Its budget,
 # points x reps x 2 allocators x runtime per count (labbench matrix), is
 # the first line make bench prints; the guest prints it again when it
 # starts.  BENCH_REPS, BENCH_RUNTIME (seconds of fio per run) and
@@ -230,7 +230,7 @@ bench-tree:
 #   in:  bench/matrix/$(BENCH), fio-jobs/, the bench kernel and modules
 #   out: results/DATE-TIME-COMMIT[-BENCH][-only]/ (results/README.md), the
 #        full count's run there and each other count's in vcpus-N/:
-#        points.tsv and runs.tsv (guest/bench-run), summary.json and
+#        points.tsv and runs.tsv (bench/guest/bench-run), summary.json and
 #        summary.txt (labbench summary, checked by labbench check), with
 #        several counts sweep.json and sweep.txt (labbench sweep); fio JSON,
 #        telemetry and logs in raw.tar.xz
@@ -254,7 +254,7 @@ bench: bench-tree bench-budget drivers-bench
 		KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$$v MEM=$(MEM) OUT=$(CURDIR)/$$out \
 			TIMEOUT=$(BENCH_TIMEOUT) guest/run $(call guest_env,bench) BENCH_MATRIX=$(CURDIR)/$(BENCH_MATRIX) \
 			BENCH_PART=$$part BENCH_REPS=$(BENCH_REPS) BENCH_RUNTIME=$(BENCH_RUNTIME) BENCH_JOBS=$(BENCH_JOBS) \
-			BENCH_ONLY="$(BENCH_ONLY)" guest/bench-run || exit 1; \
+			BENCH_ONLY="$(BENCH_ONLY)" bench/guest/bench-run || exit 1; \
 		$(PY) -m labbench summary $$out && $(PY) -m labbench check $$out || exit 1; \
 	done; \
 	if [ $(words $(BENCH_VCPUS)) -gt 1 ]; then $(PY) -m labbench sweep $$run || exit 1; fi; \
@@ -302,7 +302,7 @@ compare:
 # Allocator microbenchmark: pool against sbitmap_queue, one boot per vCPU
 # count, every depth and repetition interleaved inside the boot.
 #   in:  drivers/tagbench on the bench kernel
-#   out: results/DATE-COMMIT-tags/: vcpus-N/tagbench.txt (guest/load-bench),
+#   out: results/DATE-COMMIT-tags/: vcpus-N/tagbench.txt (bench/guest/load-bench),
 #        summary.json and summary.md (labbench.tagbench)
 BENCH_TAGS_VCPUS ?= 1 2 4 8
 BENCH_TAGS_ARGS  ?= depths=8,32,128,1024 reps=5 pairs=100000 inflight=4
@@ -313,7 +313,7 @@ bench-tags: bench-tree drivers-bench
 	for v in $(BENCH_TAGS_VCPUS); do \
 		echo "bench-tags: vcpus=$$v $(BENCH_TAGS_ARGS)"; \
 		KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$$v MEM=$(MEM) OUT=$(CURDIR)/$$run/vcpus-$$v \
-			guest/run $(call guest_env,bench) guest/load-bench tagbench $(BENCH_TAGS_ARGS) || exit 1; \
+			guest/run $(call guest_env,bench) bench/guest/load-bench tagbench $(BENCH_TAGS_ARGS) || exit 1; \
 	done; \
 	$(PY) -m labbench tagbench $$run && $(call finish_run,$$run)
 
@@ -351,7 +351,7 @@ bench-ida-native: $(IDA_NATIVE)/native_ida
 # ID allocator benchmark: tag_ida against the xarray IDA in one boot, then
 # natively (bench-ida-native) into native.txt.
 #   in:  drivers/idabench on the bench kernel, native_ida, tag_ida's bench
-#   out: results/DATE-COMMIT-ida/: guest/idabench.txt (guest/load-bench),
+#   out: results/DATE-COMMIT-ida/: guest/idabench.txt (bench/guest/load-bench),
 #        native.txt, summary.json and summary.md (labbench.idabench)
 BENCH_IDA_ARGS ?= sizes=1024,65536,1048576 reps=5
 bench-ida: bench-tree drivers-bench $(IDA_NATIVE)/native_ida
@@ -359,7 +359,7 @@ bench-ida: bench-tree drivers-bench $(IDA_NATIVE)/native_ida
 	mkdir -p $$run; echo "bench-ida: results in $$run"; \
 	guest/record-run $$run 1 bench-ida; cp $(KBUILD_bench)/.config $$run/kernel.config; \
 	KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=1 MEM=$(MEM) OUT=$(CURDIR)/$$run/guest \
-		guest/run $(call guest_env,bench) guest/load-bench idabench $(BENCH_IDA_ARGS) || exit 1; \
+		guest/run $(call guest_env,bench) bench/guest/load-bench idabench $(BENCH_IDA_ARGS) || exit 1; \
 	$(MAKE) -s bench-ida-native >$$run/native.txt || exit 1; \
 	$(PY) -m labbench idabench $$run && $(call finish_run,$$run)
 

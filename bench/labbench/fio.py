@@ -1,11 +1,11 @@
 """A benchmark run's raw files, read as what they are: fio's JSON output
-(with Python's json) and the telemetry files guest/bench-run writes before,
+(with Python's json) and the telemetry files bench/guest/bench-run writes before,
 halfway through and after each fio run ("== SOURCE" lines, then "key value"
 lines).
 
 Run as a program, it prints the IOPS of each fio run named (read + write of
 fio's first group, the device under test; a load group's in brackets after
-its name), one a line: guest/bench-run's progress line.
+its name), one a line: bench/guest/bench-run's progress line.
 
 usage: python3 -m labbench fio FIO.json...
 """

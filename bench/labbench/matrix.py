@@ -7,7 +7,7 @@ the others the matrix's sweep= points (all when it has none) for
 sweep_runtime= seconds; --only (make bench BENCH_ONLY=) counts the points it
 names, at every count.  Every matrix but quick also names quick's budget
 (quick runs at the full count only).
-The points are counted as guest/bench-run reads them: every line that is
+The points are counted as bench/guest/bench-run reads them: every line that is
 not blank, a comment or a KEY=VALUE setting; BENCH_REPS and BENCH_RUNTIME
 override the matrix's reps=, runtime= and sweep_runtime=.
 
@@ -20,7 +20,7 @@ import sys
 
 PER_RUN_S = 2
 BOOT_S = 30
-# guest/bench-run's defaults when the matrix sets neither.
+# bench/guest/bench-run's defaults when the matrix sets neither.
 DEFAULT_REPS, DEFAULT_RUNTIME = 3, 5
 KERNEL_BUILD_MIN = 8
 

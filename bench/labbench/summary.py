@@ -1,4 +1,4 @@
-"""Summarize a matrix benchmark run (make bench, guest/bench-run) into
+"""Summarize a matrix benchmark run (make bench, bench/guest/bench-run) into
 RUN/summary.json (schema bench-summary/2, bench/SCHEMAS.md) and
 RUN/summary.txt, and print the latter.
 
@@ -26,7 +26,7 @@ from . import fio, stats
 
 SCHEMA = "bench-summary/2"
 ALLOCS = ("pool", "sbitmap")
-# The note guest/bench-run gives a point that BENCH_ONLY (or sweep=) left out.
+# The note bench/guest/bench-run gives a point that BENCH_ONLY (or sweep=) left out.
 LEFT_OUT = "not in BENCH_ONLY"
 
 
@@ -46,7 +46,7 @@ def load_summary(run, schema=SCHEMA, name="summary.json"):
 
 
 def read_points(run):
-    """The points of a run as guest/bench-run ran them, from points.tsv."""
+    """The points of a run as bench/guest/bench-run ran them, from points.tsv."""
     lines = (run / "points.tsv").read_text().splitlines()
     head = lines[0].split("\t")
     points = []
@@ -359,7 +359,7 @@ def load_line(p, name):
 def main(args):
     run = args.run
     if not (run / "points.tsv").exists():
-        sys.exit(f"labbench summary: {run} has no points.tsv: not a run of guest/bench-run")
+        sys.exit(f"labbench summary: {run} has no points.tsv: not a run of bench/guest/bench-run")
     summary = summarize(run)
     (run / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     (run / "summary.txt").write_text(text(summary))

@@ -8,7 +8,7 @@ the summary has.  Each of these on both matrix runs, bench-quick and
 bench-fastslow, where the point's figures are fio's first reporting group
 (the fast device) and the second (the slow one) is kept as load, not
 counted.  The commands run as programs (python3 -m labbench COMMAND), as the
-Makefile runs them; labbench.matrix counts a matrix's points as guest/bench-run does.
+Makefile runs them; labbench.matrix counts a matrix's points as bench/guest/bench-run does.
 
 usage: python3 -m labbench test      (bench/ on PYTHONPATH)
 """
@@ -215,7 +215,7 @@ class SweepRun(Fixture):
 
 
 def synthetic_run(path, pool, sbitmap):
-    """A run of one point "p" as guest/bench-run leaves it, without
+    """A run of one point "p" as bench/guest/bench-run leaves it, without
     telemetry: fio JSON with POOL[i] and SBITMAP[i] IOPS in repetition i+1."""
     (path / "fio").mkdir(parents=True)
     (path / "points.tsv").write_text("name\tdevice\tparams\tjob\tjobs\tdepth\tstatus\tnote\n"
