@@ -143,11 +143,11 @@ boot: kernel-$(KERNEL_FLAVOUR)
 # Environment of every guest command: where the repository, the guest
 # scripts, the booted kernel's modules and the kernel tree (its
 # tools/testing/kunit/kunit.py reads KUnit's results) are.
-guest_env = env TEST_TIMEOUT=$(TEST_TIMEOUT) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURDIR)/guest \
+guest_env = env TEST_TIMEOUT=$(TEST_TIMEOUT) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURDIR)/guest LAB_TESTS=$(CURDIR)/tests \
 	LAB_KERNEL=$(1) LAB_MODROOT=$(KBUILD_$(1))/modroot LAB_DRIVERS=$(KBUILD_$(1))/lab-drivers LAB_KSRC=$(KSRC)
 
-# --- 7. Tests: every guest/tests/*.sh in one test-kernel boot. ---------------
-# make test and make test-kasan run guest/test-suite (test or kasan): the
+# --- 7. Tests: every tests/guest/*.sh in one test-kernel boot. ---------------
+# make test and make test-kasan run tests/test-suite (test or kasan): the
 # host tests, each the target host-test-NAME below, then the guest tests in
 # one boot of the test kernel and GUEST_TESTS_RT in one of the PREEMPT_RT
 # kernel; or GUEST_TESTS_KASAN in one boot of the KASAN kernel.  Last line
@@ -156,10 +156,10 @@ test_suite = env MAKE="$(MAKE)" KCACHE=$(KCACHE) KSRC=$(KSRC) LOGS=$(LOGS) VCPUS
 	TEST_MAXCPUS=$(TEST_MAXCPUS) TEST_DISK_SIZE=$(TEST_DISK_SIZE) TEST_TIMEOUT=$(TEST_TIMEOUT) \
 	GUEST_TIMEOUT=$(GUEST_TIMEOUT) HOST_TESTS="$(HOST_TESTS)" GUEST_TESTS="$(GUEST_TESTS)" \
 	GUEST_TESTS_RT="$(GUEST_TESTS_RT)" GUEST_TESTS_KASAN="$(GUEST_TESTS_KASAN)" \
-	GUEST_TIMEOUT_KASAN=$(GUEST_TIMEOUT_KASAN) TEST_TIMEOUT_KASAN=$(TEST_TIMEOUT_KASAN) guest/test-suite
+	GUEST_TIMEOUT_KASAN=$(GUEST_TIMEOUT_KASAN) TEST_TIMEOUT_KASAN=$(TEST_TIMEOUT_KASAN) tests/test-suite
 # Host tests first (userspace builds of our kernel code, from the patched
-# tree), then every guest/tests/*.sh in one boot of the test kernel.
-GUEST_TESTS  ?= $(sort $(wildcard guest/tests/*.sh))
+# tree), then every tests/guest/*.sh in one boot of the test kernel.
+GUEST_TESTS  ?= $(sort $(wildcard tests/guest/*.sh))
 HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools
 FUZZ_SECONDS ?= 60
 TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
@@ -167,16 +167,16 @@ host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
 host-test-tag_ida-fuzz  = $(MAKE) -s -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_FLAGS=-seed=1
 host-test-bench-tools   = env LAB_KSRC=$(KSRC) $(PY) -m labbench test
 host-test-shellcheck    = shellcheck -f gcc $(SHELL_SCRIPTS)
-host-test-runner-tools  = guest/test-runner
+host-test-runner-tools  = tests/test-runner
 # Every shell script: *.sh and files whose #! line runs bash or sh
 # (shellcheck's settings: .shellcheckrc).
-SHELL_SCRIPTS = $(shell find guest bench configs kernel-patches .ci -type f -not -path '*/fixtures/*' | sort | \
+SHELL_SCRIPTS = $(shell find guest tests bench configs kernel-patches .ci -type f -not -path '*/fixtures/*' | sort | \
 	xargs awk 'FNR == 1 { if (FILENAME ~ /\.sh$$/ || /^\#!.*\/(env )?(ba)?sh/) print FILENAME; nextfile }')
 host-test-bench-model   = bench/tags/test-model.sh $(BT)/pool
 host-test-%:
 	@$(or $(host-test-$*),$(error no host test $*; HOST_TESTS= some of: tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools))
 # Then GUEST_TESTS_RT, named rt-*, in a boot of the PREEMPT_RT kernel.
-GUEST_TESTS_RT ?= guest/tests/kunit-percpu_tags.sh guest/tests/null_blk-verify.sh
+GUEST_TESTS_RT ?= tests/guest/kunit-percpu_tags.sh tests/guest/null_blk-verify.sh
 test: drivers-test $(BT)/pool/.built $(if $(GUEST_TESTS_RT),$(KBUILD_rt)/.lab-built)
 	@$(test_suite) test
 GUEST_TIMEOUT ?= 1800
@@ -198,7 +198,7 @@ test-kasan: $(KBUILD_kasan)/.lab-drivers
 # The tests' guest has 64 possible CPUs, VCPUS of them online: the pool must
 # size itself by the CPUs that use it, not the possible ones.
 TEST_MAXCPUS  ?= 64
-# A sparse scratch disk for the virtio-blk tests (guest/tests/blkmq-virtio-loop.sh).
+# A sparse scratch disk for the virtio-blk tests (tests/guest/blkmq-virtio-loop.sh).
 TEST_DISK_SIZE ?= 256M
 TEST_TIMEOUT  ?= 420
 
@@ -250,7 +250,7 @@ bench: bench-tree bench-budget drivers-bench
 		out=$$run part=full; \
 		[ $$v = $(BENCH_FULL_VCPUS) ] || out=$$run/vcpus-$$v part=sweep; \
 		echo "bench: $$v vCPUs ($$part) into $$out"; \
-		guest/record-run $$out $$v bench; cp $(KBUILD_bench)/.config $$out/kernel.config; \
+		bench/record-run $$out $$v bench; cp $(KBUILD_bench)/.config $$out/kernel.config; \
 		KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$$v MEM=$(MEM) OUT=$(CURDIR)/$$out \
 			TIMEOUT=$(BENCH_TIMEOUT) guest/run $(call guest_env,bench) BENCH_MATRIX=$(CURDIR)/$(BENCH_MATRIX) \
 			BENCH_PART=$$part BENCH_REPS=$(BENCH_REPS) BENCH_RUNTIME=$(BENCH_RUNTIME) BENCH_JOBS=$(BENCH_JOBS) \
@@ -309,7 +309,7 @@ BENCH_TAGS_ARGS  ?= depths=8,32,128,1024 reps=5 pairs=100000 inflight=4
 bench-tags: bench-tree drivers-bench
 	@run=$(call run_dir,-tags); \
 	mkdir -p $$run; echo "bench-tags: results in $$run"; \
-	guest/record-run $$run "$(BENCH_TAGS_VCPUS)" bench-tags; cp $(KBUILD_bench)/.config $$run/kernel.config; \
+	bench/record-run $$run "$(BENCH_TAGS_VCPUS)" bench-tags; cp $(KBUILD_bench)/.config $$run/kernel.config; \
 	for v in $(BENCH_TAGS_VCPUS); do \
 		echo "bench-tags: vcpus=$$v $(BENCH_TAGS_ARGS)"; \
 		KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$$v MEM=$(MEM) OUT=$(CURDIR)/$$run/vcpus-$$v \
@@ -357,7 +357,7 @@ BENCH_IDA_ARGS ?= sizes=1024,65536,1048576 reps=5
 bench-ida: bench-tree drivers-bench $(IDA_NATIVE)/native_ida
 	@run=$(call run_dir,-ida); \
 	mkdir -p $$run; echo "bench-ida: results in $$run"; \
-	guest/record-run $$run 1 bench-ida; cp $(KBUILD_bench)/.config $$run/kernel.config; \
+	bench/record-run $$run 1 bench-ida; cp $(KBUILD_bench)/.config $$run/kernel.config; \
 	KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=1 MEM=$(MEM) OUT=$(CURDIR)/$$run/guest \
 		guest/run $(call guest_env,bench) bench/guest/load-bench idabench $(BENCH_IDA_ARGS) || exit 1; \
 	$(MAKE) -s bench-ida-native >$$run/native.txt || exit 1; \
@@ -389,7 +389,7 @@ BT_BINS  = --bin pool=$(BT)/pool $(if $(POOL_BASE),--bin pool@$(POOL_BASE)=$(BT)
 BENCH_NATIVE_REPS ?= 5
 BENCH_NATIVE_ARGS ?=
 bench-tags-native: bench-tree $(BT_BUILT)
-	@run=$(call run_dir,-native); ACCEL=none guest/record-run $$run $$(nproc) bench-tags-native; \
+	@run=$(call run_dir,-native); ACCEL=none bench/record-run $$run $$(nproc) bench-tags-native; \
 	$(PY) -m labbench tagsnative $$run $(BT_BINS) --reps $(BENCH_NATIVE_REPS) $(BENCH_NATIVE_ARGS) && \
 	$(call finish_run,$$run)
 
@@ -398,7 +398,7 @@ bench-tags-native: bench-tree $(BT_BUILT)
 # agreement with the newest native run is computed when there is one.
 BENCH_SCALE_ARGS ?=
 bench-scale: bench-tree $(BT_BUILT)
-	@run=$(call run_dir,-scale); ACCEL=none guest/record-run $$run 256 bench-scale; \
+	@run=$(call run_dir,-scale); ACCEL=none bench/record-run $$run 256 bench-scale; \
 	native=$$(ls -d results/*-native 2>/dev/null | tail -n1); \
 	$(PY) -m labbench tagsscale $$run $(BT_BINS) $${native:+--native $$native} $(BENCH_SCALE_ARGS) && \
 	$(call finish_run,$$run)

@@ -32,7 +32,7 @@ lab_fio() {
 # of the tree at $LAB_KSRC (its report goes to the test's log, its JSON to
 # logs/kunit-SUITE.json): one result line per case in $LAB_RESULTS, and per
 # parameter of a parameterized case ("pass kunit.SUITE.CASE[.PARAM]", "fail
-# ...", "skip ...", as guest/run-tests records results).  Fails when the suite did not pass or left no
+# ...", "skip ...", as tests/run-tests records results).  Fails when the suite did not pass or left no
 # results.  Debian's python3 (the Makefile's PACKAGES), not the caller's.
 lab_kunit() {
 	module=$1 suite=$2

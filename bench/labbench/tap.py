@@ -1,6 +1,6 @@
 """The results of make test, counted, and written as TAP: the one place
 that writes TAP.  The runners record each result as one line of plain
-text as it happens, guest/run-tests in the guest and guest/host-test on
+text as it happens, tests/run-tests in the guest and tests/host-test on
 the host, so that a guest that dies keeps what finished:
 
     pass NAME
@@ -15,7 +15,7 @@ counts, subtests as well as the tests that ran them.  A test named in
 EXPECTED (one name a line) without a result counts as failed: a guest
 that crashed or hung never passes silently.  With --tap FILE it writes the
 whole run as one TAP 13 document, each test's subtests nested above its
-line as KTAP nests them (TAP::Parser reads it: guest/test-runner checks).
+line as KTAP nests them (TAP::Parser reads it: tests/test-runner checks).
 Exit status 1 when anything failed or nothing passed.
 
 usage: python3 -m labbench tap [--tap FILE] EXPECTED RECORDS...

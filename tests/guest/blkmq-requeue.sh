@@ -11,7 +11,7 @@ for mode in pool sbitmap; do
 	for depth in 1 2; do
 		echo "== tags from $mode, hw_queue_depth=$depth, requeue every 10th"
 		lab_tag_alloc "$mode"
-		# blocking=1: see guest/blkmq/null_blk (shared tag set flags).
+		# blocking=1: see tests/blkmq/null_blk (shared tag set flags).
 		lab_modprobe null_blk queue_mode=2 nr_devices=2 shared_tags=1 \
 			blocking=1 submit_queues=2 hw_queue_depth="$depth" \
 			memory_backed=1 gb=1 irqmode=1 requeue=1,10,0,-1 ||

@@ -1,4 +1,0 @@
-# blk-mq with its request tags from the sbitmap: in-tree null_blk under fio
-# verify at five depths and three ways of sharing tags (guest/blkmq/null_blk).
-set -eu
-"$LAB_GUEST/blkmq/null_blk" sbitmap
