@@ -29,9 +29,15 @@ while read -ra names; do
 done <"$kshim/headers"
 cp "$src"/include/linux/{sbitmap,percpu_tags,tag_ida}.h "$inc/linux/"
 
+# The pool's API generation for alloc.c: 2 from the second design on (its
+# wait steps with percpu_tag_take_raced()), 1 for the first design.
+api=1
+if grep -q 'percpu_tag_take_raced' "$inc/linux/percpu_tags.h"; then api=2; fi
+
 # Warnings as the kernel's build has them (it turns off pointer signedness).
 kflags=(-O2 -g -std=gnu11 -fno-strict-aliasing -Wall -Wno-pointer-sign
-	-Wno-unused-function "-I$inc" "-I$kshim" "-DTAGS_POOL_NAME=\"$name\"")
+	-Wno-unused-function "-I$inc" "-I$kshim" "-DTAGS_POOL_NAME=\"$name\""
+	"-DTAGS_POOL_API=$api")
 kernel_files=("$src/lib/percpu_tags.c" "$src/lib/tag_ida.c" "$src/lib/sbitmap.c" "$tags/alloc.c")
 hflags=(-O2 -g -Wall -Werror "-I$kshim")
 
