@@ -128,8 +128,8 @@ def plot_by_users(out, rows, allocs, depths, inflights):
 def short(scenario):
     """A scenario's axis label: 1T (one thread), 2T own (two threads, each
     freeing its own tags), 2T cross (each freeing the other's), and the depth."""
-    who = {1: "1T"}.get(scenario["threads"]) or ("2T own" if scenario["mode"] == "same"
-                                                else "2T cross")
+    t = scenario["threads"]
+    who = "1T" if t == 1 else f"{t}T own" if scenario["mode"] == "same" else f"{t}T cross"
     return f"{who} d{scenario['depth']}"
 
 

@@ -276,7 +276,7 @@ static int get_nowait(struct tags *t, struct blk_queue *q, bool queued)
 {
 	unsigned int tag;
 
-	if (!may_queue(t, q))
+	if (t->shared && !may_queue(t, q))
 		return -1;
 	if (t->kind == TAGS_SBITMAP)
 		return __sbitmap_queue_get(t->sbq);
@@ -413,24 +413,34 @@ static int pool_get_wait(struct tags *t, struct blk_queue *q)
 
 int tags_get(struct tags *t, bool wait)
 {
-	struct blk_queue *q = queue_of(t, raw_smp_processor_id());
-	int tag;
+	struct blk_queue *q;
+	int tag = -1;
 
-	switch (t->kind) {
+	/* Without sharing, the first try is the allocator's alone. */
+	switch (t->shared ? TAGS_NULL + 1 : t->kind) {
 	case TAGS_SBITMAP:
-		tag = get_nowait(t, q, false);
-		if (tag < 0 && wait)
-			tag = sbitmap_get_wait(t, q);
+		tag = __sbitmap_queue_get(t->sbq);
+		if (tag >= 0 || !wait)
+			return tag;
 		break;
 	case TAGS_POOL:
-		/* As blk_mq_get_tag(): one try, then its own wait loop. */
-		tag = get_nowait(t, q, false);
-		if (tag < 0 && wait)
-			tag = pool_get_wait(t, q);
+		tag = (int)percpu_tag_alloc(t->pool, GFP_NOWAIT);
+		if (tag != (int)TAG_FAIL)
+			return tag;
+		if (!wait)
+			return -1;
 		break;
-	default:
+	case TAGS_NULL:
 		return t->null_next++ % t->depth;
+	default:
+		break;
 	}
+	q = queue_of(t, raw_smp_processor_id());
+	if (t->shared)
+		tag = get_nowait(t, q, false);
+	/* As blk_mq_get_tag(): one try, then its own wait loop. */
+	if (tag < 0 && wait)
+		tag = t->kind == TAGS_SBITMAP ? sbitmap_get_wait(t, q) : pool_get_wait(t, q);
 	/* blk_mq_inc_active_requests() */
 	if (tag >= 0 && t->shared)
 		atomic_inc(&q->nr_active);

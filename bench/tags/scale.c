@@ -654,6 +654,7 @@ int main(void)
 	for (i = 0; i < sizeof(per_io_columns) / sizeof(per_io_columns[0]); i++)
 		printf("\t%s", per_io_columns[i].name);
 	printf("\tnowait_fails\twarmed\tmem_kmalloc\tmem_percpu\terrors\n");
+	fflush(stdout);	/* a driver may wait for the header before it writes */
 	while (fgets(line, sizeof(line), stdin)) {
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
