@@ -125,7 +125,8 @@ static uint64_t sched_rng;
 static unsigned int mean_quantum = 4;
 static void (*run_fn)(unsigned int cpu, void *arg);
 static void *run_arg;
-static uint64_t vclock;
+static uint64_t vclock;		/* counted accesses and think time: the clock */
+static uint64_t nr_accesses;	/* counted accesses since kshim_setup() */
 
 void kshim_ctx_switch(void **save_sp, void *load_sp);
 __asm__(".text\n"
@@ -490,6 +491,7 @@ access(const volatile void *addr, unsigned int size, int kind)
 		return;
 	cpu = kshim_cpu_id;
 	vclock++;
+	nr_accesses++;
 	cpus[cpu].counts.accesses++;
 	if (kind == ACC_RMW)
 		cpus[cpu].counts.locked_rmw++;
@@ -625,6 +627,7 @@ void kshim_setup(unsigned int nr_cpus)
 	for (i = (nr_cpus + 1) / 2; i < KSHIM_MODEL_MAX_CPUS; i++)
 		socket1[i / 64] |= 1ULL << (i % 64);
 	kshim_model_seed(0);
+	nr_accesses = 0;
 	kshim_cpu_id = 0;
 	kshim_model_reset_counts();
 }
@@ -675,6 +678,11 @@ void kshim_model_yield(void)
 {
 	if (cur)
 		switch_out();
+}
+
+uint64_t kshim_model_accesses(void)
+{
+	return nr_accesses;
 }
 
 void kshim_model_think(unsigned long accesses)
@@ -954,6 +962,7 @@ int kshim_model_run(unsigned int nr_running, uint64_t seed, unsigned int quantum
 
 	while (nr_done < nr_running) {
 		struct mcpu *m;
+		uint64_t draw;
 
 		if (!nr_runq) {
 			fprintf(stderr, "kshim model: every unfinished CPU sleeps:");
@@ -966,8 +975,10 @@ int kshim_model_run(unsigned int nr_running, uint64_t seed, unsigned int quantum
 			ret = -1;
 			break;
 		}
-		m = runq[kshim_rng_next(&sched_rng) % nr_runq];
-		m->quantum = 1 + kshim_rng_next(&sched_rng) % (2 * mean_quantum - 1);
+		/* One draw: the CPU from its high half, the quantum from its low. */
+		draw = kshim_rng_next(&sched_rng);
+		m = runq[(uint32_t)(draw >> 32) % nr_runq];
+		m->quantum = 1 + (uint32_t)draw % (2 * mean_quantum - 1);
 		cur = m;
 		kshim_cpu_id = m->id;
 		kshim_ctx_switch(&sched_sp, m->sp);

@@ -87,6 +87,8 @@ int kshim_model_run(unsigned int nr_running, uint64_t seed, unsigned int quantum
 		    void (*fn)(unsigned int cpu, void *arg), void *arg);
 /* Give the rest of this quantum to another CPU. */
 void kshim_model_yield(void);
+/* Counted accesses (not think time) of every CPU since kshim_setup(). */
+uint64_t kshim_model_accesses(void);
 /*
  * Think time: @accesses private accesses (the work between I/Os), which use
  * up quanta like any access but touch no counted line.

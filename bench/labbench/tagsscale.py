@@ -290,7 +290,7 @@ def main(argv=None):
             for alloc, binary in runs:
                 work.append((binary, scenario_line(alloc, s, ios, seed, q, think)))
                 meta.append((s, {"quantum": q, "duty": duty, "think": think, "seed": seed,
-                                 "kind": kind}))
+                                 "kind": kind, "ios_asked": ios}))
         return [parse_row(raw, s, extra) for raw, (s, extra) in zip(runner.run(work), meta)]
 
     rows = run_phase(first)
@@ -519,7 +519,11 @@ def summarize(args, rows, allocs, check, sets):
                                       lambda r: is_local(r) and any(
                                           by[(a,) + rkey(r)]["misses"] for a in allocs
                                           if (a,) + rkey(r) in by)),
-        "memory": memory, "seeds": seed_spread(rows, allocs), "rows": rows}
+        "memory": memory, "seeds": seed_spread(rows, allocs),
+        "truncated": [{"alloc": r["alloc"], "scenario": name(r), "quantum": r["quantum"],
+                       "duty": r["duty"], "seed": r["seed"], "ios": r["ios"]}
+                      for r in rows if r["ios"] < r["ios_asked"]],
+        "rows": rows}
 
 
 def native_counts(native_run):
@@ -612,7 +616,15 @@ def markdown(s):
              "Model check: " + ("all known-answer cases pass" if s["model_check"]["passed"]
                                 else "FAILED"), ""]
     lines += ["```"] + [t for t in s["model_check"]["tap"] if t.startswith(("ok", "not ok"))]
-    lines += ["```", "", "## Aims", ""]
+    lines += ["```", ""]
+    if s["truncated"]:
+        per = {}
+        for t in s["truncated"]:
+            per[t["alloc"]] = per.get(t["alloc"], 0) + 1
+        lines += [f"Scenarios that used their access budget (10000 counted accesses per I/O "
+                  f"asked) before {s['ios']} I/Os, measured over fewer: " + ", ".join(
+                      f"{a} {n}" for a, n in per.items()) + " (summary.json: truncated).", ""]
+    lines += ["## Aims", ""]
     for pool in s["allocs"][1:]:
         crit = [c for c in s["criteria"] if c["alloc"] == pool]
         lines += [f"### {pool}", "", "| aim | " + " | ".join(

@@ -18,13 +18,17 @@
  * interrupt CPU of the queue) or "other" (CPU n's I/Os complete on CPU n + 1,
  * which never sleeps for a tag but retries: the native benchmark's "cross");
  * IOS the I/Os measured, after a warm-up: at least IOS / 4 I/Os, and until
- * every CPU completed twice its in-flight I/Os and 8 more (so that every
- * CPU has joined and filled what it keeps; with irq, every CPU but the
+ * every CPU completed its in-flight I/Os and 2 more (so that every CPU has
+ * joined and cycled what it keeps once; with irq, every CPU but the
  * interrupt CPU, whose own I/Os take only tags free at once), but at most
  * 16 x IOS I/Os: 256
  * CPUs joining a pool at once queue on its lock, and the model runs the
  * holder 1/256th of the time, so the last joins may come some 40000 I/Os
- * in.  SEED seeds the interleaving and the kernel code's random draws
+ * in.  Every scenario has a budget of 10000 x IOS counted accesses (not
+ * think time): the warm-up ends when it has used a quarter, and counting
+ * stops when it has used the budget, with fewer than IOS I/Os measured
+ * (the ios column says how many); tasks woken in herds can take hours of
+ * the host's time otherwise.  SEED seeds the interleaving and the kernel code's random draws
  * (sbitmap's hints), the same whatever ran before.  Optional, in order:
  * QUANTUM, the mean accesses a CPU makes before the scheduler may switch
  * (default 4); THINK, private accesses each CPU makes after submitting each
@@ -83,6 +87,9 @@ struct scenario {
 /* Most tags one batch call takes or frees here (blk-mq: BITS_PER_LONG). */
 #define MAX_BATCH	64
 
+/* Counted accesses a scenario may make, per I/O it is to measure. */
+#define ACCESS_BUDGET	10000ULL
+
 /* An I/O in flight: its tag and the CPU that submitted it. */
 struct io {
 	unsigned int tag, cpu;
@@ -110,6 +117,8 @@ struct run {
 	bool irq_parked;
 	unsigned char *owner;	/* per tag: handed out? */
 	unsigned long completed, warm_min, warm_max, warm_each, stop_at;
+	/* The access budget: the warm-up ends at a quarter, counting at all. */
+	unsigned long long budget, counting_from;
 	unsigned int nr_warm;	/* CPUs that completed warm_each I/Os */
 	unsigned int warm_cpus;	/* nr_warm that ends the warm-up */
 	unsigned int warmed;	/* nr_warm when counting began */
@@ -225,8 +234,10 @@ static void account(struct run *run, struct io io)
 		run->nr_warm++;
 
 	run->completed++;
-	if (!run->measuring && run->completed >= run->warm_min &&
-	    (run->nr_warm >= run->warm_cpus || run->completed >= run->warm_max)) {
+	if (!run->measuring &&
+	    ((run->completed >= run->warm_min &&
+	      (run->nr_warm >= run->warm_cpus || run->completed >= run->warm_max)) ||
+	     kshim_model_accesses() >= run->budget / 4)) {
 		/* Read before the counts start: the reads move lines. */
 		if (run->profile)
 			run->nr_stats = tags_stats(run->tags, run->stats_start,
@@ -236,11 +247,14 @@ static void account(struct run *run, struct io io)
 		run->measuring = true;
 		run->warmed = run->nr_warm;
 		run->stop_at = run->completed + run->s->ios;
-	} else if (run->measuring && run->completed == run->stop_at) {
+		run->counting_from = kshim_model_accesses();
+	} else if (run->measuring && !run->stop &&
+		   (run->completed == run->stop_at ||
+		    kshim_model_accesses() - run->counting_from >= run->budget)) {
 		kshim_model_counts(&run->counts);
 		if (run->nr_stats)
 			tags_stats(run->tags, run->stats_stop, &run->stat_names);
-		run->measured = run->s->ios;
+		run->measured = run->s->ios - (run->stop_at - run->completed);
 		run->stop = true;
 	}
 }
@@ -566,7 +580,8 @@ static int run_scenario(const struct scenario *s)
 	run.owner = calloc(s->depth, 1);
 	run.warm_min = s->ios / 4;
 	run.warm_max = 16 * s->ios;
-	run.warm_each = 2 * s->inflight + 8;
+	run.warm_each = s->inflight + 2;
+	run.budget = (unsigned long long)s->ios * ACCESS_BUDGET;
 	/*
 	 * The interrupt CPU submits only when a tag is there without waiting:
 	 * it may never complete warm_each I/Os of its own.
