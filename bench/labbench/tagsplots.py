@@ -99,6 +99,8 @@ def plot_scale(run, summary):
         for completion in sorted({r["completion"] for r in rows}):
             sel = [r for r in rows if r["topology"] == topo and r["completion"] == completion
                    and (users is None or r["users"] == users)]
+            if len({r["possible"] for r in sel}) < 2:
+                continue    # one possible-CPU count (tags-scale/2's queues): no line to draw
             who = (f"one tag space per hardware queue, {users} CPU(s) mapped to it"
                    if topo == "queue" else "one tag space shared by all CPUs")
             made.append(transfer_panels(
