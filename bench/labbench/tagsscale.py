@@ -235,6 +235,8 @@ def parse_row(raw, s, extra):
     row["ios"] = int(raw["ios"])
     row.update({m: float(raw[m]) for m in METRICS})
     row["warmed"] = int(raw["warmed"])
+    row["starved"] = int(raw["starved"])
+    row["fairness"] = float(raw["fairness"])
     row["memory"] = int(raw["mem_kmalloc"]) + int(raw["mem_percpu"])
     row["memory_percpu"] = int(raw["mem_percpu"])
     row["seconds"] = round(raw["seconds"], 3)
@@ -389,12 +391,15 @@ def judge(pool, rows, by, sets):
             for nodes in ((1, 2) if aim["per_nodes"] else (None,)):
                 metric = NODE_METRIC[nodes] if aim["metric"] == "wmiss" else aim["metric"]
                 sel = [r for r in here if aim["select"](r)]
-                bad, zero = [], 0
+                bad, zero, unfair = [], 0, 0
                 for r in sel:
-                    p, s = r[metric], by[("sbitmap",) + rkey(r)][metric]
+                    sb = by[("sbitmap",) + rkey(r)]
+                    p, s = r[metric], sb[metric]
                     zero += p == 0 and s == 0
                     if not aim["test"](p, s):
-                        bad.append({"scenario": name(r), "pool": p, "sbitmap": s})
+                        bad.append({"scenario": name(r), "pool": p, "sbitmap": s,
+                                    "starved": r["starved"], "sbitmap_starved": sb["starved"]})
+                        unfair += sb["starved"] > r["starved"]
                 bad.sort(key=lambda b: -(b["pool"] - b["sbitmap"]))
                 out.append({"alloc": pool, "id": aim["id"], "quantum": quantum, "duty": duty,
                             "nodes": nodes, "metric": metric, "rule": aim["rule"],
@@ -402,6 +407,7 @@ def judge(pool, rows, by, sets):
                                    + (f", {nodes} socket{'s' if nodes == 2 else ''}]"
                                       if nodes else "]"),
                             "scenarios": len(sel), "missed": len(bad), "both_zero": zero,
+                            "missed_sbitmap_starving": unfair,
                             "passed": not bad, "examples": bad[:8]})
     return out
 
@@ -462,7 +468,8 @@ def compare_group(rows, by, allocs, sets, select):
                 x = by.get((a,) + rkey(r))
                 if x:
                     e["allocs"][a] = {m: x[m] for m in ("wmiss_1n", "wmiss_2n", "wakeups",
-                                                          "misses", "accesses")}
+                                                          "misses", "accesses", "starved",
+                                                          "fairness")}
             entries.append(e)
         worse = {}
         for a in allocs[1:]:
@@ -579,7 +586,7 @@ def group_md(title, groups, allocs, note):
         lines += ["", f"### {settings_name(g['quantum'], g['duty'])}: {len(g['scenarios'])} "
                   f"scenarios; {worse}", "",
                   "| scenario | " + " | ".join(
-                      f"{a} wmiss 1s / 2s (wake-ups)" for a in allocs) +
+                      f"{a} wmiss 1s / 2s (wake-ups; CPUs starved)" for a in allocs) +
                   " | " + " | ".join(f"{a}/sbitmap" for a in allocs[1:]) + " |",
                   "|" + " --- |" * (1 + 2 * len(allocs) - 1)]
         for e in g["scenarios"]:
@@ -587,7 +594,9 @@ def group_md(title, groups, allocs, note):
             for a in allocs:
                 x = e["allocs"].get(a)
                 cells.append(f"{fmt(x['wmiss_1n'])} / {fmt(x['wmiss_2n'])} "
-                             f"({x['wakeups']:.2f})" if x else "")
+                             f"({x['wakeups']:.2f}"
+                             + (f"; {x['starved']} starved" if x["starved"] else "") + ")"
+                             if x else "")
             sb = e["allocs"]["sbitmap"]["wmiss_1n"]
             for a in allocs[1:]:
                 x = e["allocs"].get(a)
@@ -635,9 +644,12 @@ def markdown(s):
                 for q, d in sets:
                     c = next(c for c in crit if (c["id"], c["quantum"], c["duty"], c["nodes"])
                              == (aim["id"], q, d, nodes))
+                    notes = ([f"{c['both_zero']} both 0"] if c["both_zero"] else []) + (
+                        [f"{c['missed_sbitmap_starving']} missed where sbitmap starves more CPUs"]
+                        if c.get("missed_sbitmap_starving") else [])
                     cells.append(f"{'PASS' if c['passed'] else 'MISS'} "
                                  f"{c['scenarios'] - c['missed']}/{c['scenarios']}"
-                                 + (f" ({c['both_zero']} both 0)" if c["both_zero"] else ""))
+                                 + (f" ({'; '.join(notes)})" if notes else ""))
                 label = f"({aim['id']}) {aim['rule']}" + (f", {nodes}s" if nodes else "")
                 lines.append(f"| {label} | " + " | ".join(cells) + " |")
         mem = next(c for c in crit if c["id"] == MEMORY_AIM[0])
@@ -669,7 +681,9 @@ def markdown(s):
     lines += group_md("Shared tags, 64 CPUs and more", s["shared_big"], s["allocs"],
                       "Every shared scenario with at least 64 CPUs using the tags, with 4 "
                       "request queues held to their fair share and with one queue; weighted "
-                      "misses per I/O for one socket and two, wake-ups per I/O in brackets.")
+                      "misses per I/O for one socket and two, wake-ups per I/O in brackets, "
+                      "and the CPUs that completed no I/O while counting (starved of tags: "
+                      "an allocator that starves CPUs may count few misses).")
     lines += group_md("Scarce tags (depth below 2 per CPU)", s["scarce"], s["allocs"],
                       "Every scenario with fewer than 2 tags per CPU using them.")
     lines += group_md("Local path scenarios with misses", s["local_misses"], s["allocs"],

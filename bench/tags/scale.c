@@ -48,7 +48,10 @@
  * wakeups, transfers and transfers_read (the former count), locked_rmw,
  * fences, contended_locks, irq_toggles, remote_touches, accesses (every
  * counted load and store, wait entries on stacks and the scheduler's lines
- * included), nowait_fails; then warmed (CPUs that had completed their
+ * included), nowait_fails; then starved (CPUs that submit, but for the
+ * interrupt CPU, which completed none of the I/Os counted: left without a
+ * tag) and fairness (Jain's index of the I/Os counted per such CPU: 1 when
+ * even, 1 / USERS when one CPU did all); warmed (CPUs that had completed their
  * warm-up share when counting began: USERS, or USERS - 1 with irq, unless
  * the warm-up hit its bound), mem_kmalloc and mem_percpu (bytes the allocator holds: blk-mq's
  * own structures, the same for both, left out) and errors.
@@ -105,6 +108,7 @@ struct cpu_state {
 	struct ring inflight;	/* self: own I/Os; other: those to complete */
 	unsigned int nr_inflight;
 	unsigned long completed;	/* its I/Os completed, by any CPU */
+	unsigned long completed_before;	/* ... when counting began */
 	bool parked;		/* waits for one of its I/Os to complete */
 	bool done;
 };
@@ -122,6 +126,8 @@ struct run {
 	unsigned int nr_warm;	/* CPUs that completed warm_each I/Os */
 	unsigned int warm_cpus;	/* nr_warm that ends the warm-up */
 	unsigned int warmed;	/* nr_warm when counting began */
+	unsigned int starved;	/* submitting CPUs that completed no I/O counted */
+	double fairness;	/* Jain's index of the I/Os counted per CPU */
 	bool measuring;
 	unsigned long nr_inflight, nr_getting;
 	bool stop;
@@ -225,9 +231,33 @@ static void take_back(struct run *run, struct io io)
 	run->owner[io.tag] = 0;
 }
 
+/*
+ * How evenly the I/Os counted were spread over the CPUs that submit (with
+ * irq completion, all but the interrupt CPU, which takes only free tags):
+ * Jain's index, (sum x)^2 / (n sum x^2), 1 when even, 1/n when one CPU did
+ * all; and the CPUs that completed none (starved of tags).
+ */
+static void fairness(struct run *run)
+{
+	unsigned int i, first = run->s->completion == COMPLETE_IRQ && run->s->users > 1;
+	double sum = 0, squares = 0;
+
+	run->starved = 0;
+	for (i = first; i < run->s->users; i++) {
+		double x = run->cpu[i].completed - run->cpu[i].completed_before;
+
+		sum += x;
+		squares += x * x;
+		run->starved += !x;
+	}
+	run->fairness = squares ? sum * sum / ((run->s->users - first) * squares) : 0;
+}
+
 /* @io completed and its tag is freed: count it, start or stop counting. */
 static void account(struct run *run, struct io io)
 {
+	unsigned int i;
+
 	run->cpu[io.cpu].nr_inflight--;
 	run->nr_inflight--;
 	if (++run->cpu[io.cpu].completed == run->warm_each)
@@ -246,6 +276,8 @@ static void account(struct run *run, struct io io)
 		run->nowait_fails = 0;
 		run->measuring = true;
 		run->warmed = run->nr_warm;
+		for (i = 0; i < run->s->users; i++)
+			run->cpu[i].completed_before = run->cpu[i].completed;
 		run->stop_at = run->completed + run->s->ios;
 		run->counting_from = kshim_model_accesses();
 	} else if (run->measuring && !run->stop &&
@@ -255,6 +287,7 @@ static void account(struct run *run, struct io io)
 		if (run->nr_stats)
 			tags_stats(run->tags, run->stats_stop, &run->stat_names);
 		run->measured = run->s->ios - (run->stop_at - run->completed);
+		fairness(run);
 		run->stop = true;
 	}
 }
@@ -617,8 +650,8 @@ static int run_scenario(const struct scenario *s)
 		printf("\t%.4f", *(const uint64_t *)((const char *)c +
 						     per_io_columns[i].offset) *
 		       per_io_columns[i].scale * per_io);
-	printf("\t%.4f\t%u\t%llu\t%llu\t%d\n", run.nowait_fails * per_io,
-	       run.warmed, (unsigned long long)mem.kmalloc,
+	printf("\t%.4f\t%u\t%.4f\t%u\t%llu\t%llu\t%d\n", run.nowait_fails * per_io,
+	       run.starved, run.fairness, run.warmed, (unsigned long long)mem.kmalloc,
 	       (unsigned long long)mem.percpu, run.errors);
 	fflush(stdout);
 
@@ -668,7 +701,7 @@ int main(void)
 	printf("alloc\tsource\tpossible\tusers\tdepth\tinflight\tcompletion\tios\tquantum\tthink\tqueues\tbatch");
 	for (i = 0; i < sizeof(per_io_columns) / sizeof(per_io_columns[0]); i++)
 		printf("\t%s", per_io_columns[i].name);
-	printf("\tnowait_fails\twarmed\tmem_kmalloc\tmem_percpu\terrors\n");
+	printf("\tnowait_fails\tstarved\tfairness\twarmed\tmem_kmalloc\tmem_percpu\terrors\n");
 	fflush(stdout);	/* a driver may wait for the header before it writes */
 	while (fgets(line, sizeof(line), stdin)) {
 		if (line[0] == '#' || line[0] == '\n')
