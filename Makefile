@@ -377,7 +377,7 @@ bench-tags-native: $(BT_BUILT)
 
 # Misses by class and weighted, wake-ups, accesses, memory per I/O on 1-256
 # simulated CPUs at quanta 4, 64, 256 and duty cycles 100 % and 10 %
-# (about 70 minutes with POOL_BASE on 2 cores); BENCH_SCALE_ARGS=--quick for
+# (15-24 minutes with POOL_BASE on 2 cores); BENCH_SCALE_ARGS=--quick for
 # fewer points.  The rank agreement and the native instruction counts come
 # from the newest native run when there is one.
 BENCH_SCALE_ARGS ?=
