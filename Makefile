@@ -384,18 +384,24 @@ $(BT)/base-%/.built: $(BT_SRCS) bench/tags/pool-at-rev.sh | source
 BT_BUILT = $(BT)/pool/.built $(if $(POOL_BASE),$(BT)/base-$(POOL_BASE)/.built)
 BT_BINS  = --bin pool=$(BT)/pool $(if $(POOL_BASE),--bin pool@$(POOL_BASE)=$(BT)/base-$(POOL_BASE))
 
-# ns per alloc+free pair on 1 and 2 cores (ABBA, BENCH_NATIVE_REPS), and
-# instructions per pair from callgrind.  BENCH_NATIVE_ARGS=--quick: 2 reps.
+# ns per alloc+free pair on 1, 2, 4, ... THREADS pinned threads (ABBA,
+# BENCH_NATIVE_REPS; THREADS defaults to the cores), perf stat and perf c2c
+# where there is a PMU, instructions per pair from callgrind, and the model's
+# matching scenario beside each.  BENCH_NATIVE_ARGS=--quick: 2 reps.
 BENCH_NATIVE_REPS ?= 5
 BENCH_NATIVE_ARGS ?=
+THREADS ?= $(shell nproc)
 bench-tags-native: bench-tree $(BT_BUILT)
-	@run=$(call run_dir,-native); ACCEL=none bench/record-run $$run $$(nproc) bench-tags-native; \
-	$(PY) -m labbench tagsnative $$run $(BT_BINS) --reps $(BENCH_NATIVE_REPS) $(BENCH_NATIVE_ARGS) && \
+	@run=$(call run_dir,-native); ACCEL=none bench/record-run $$run $(THREADS) bench-tags-native; \
+	$(PY) -m labbench tagsnative $$run $(BT_BINS) --reps $(BENCH_NATIVE_REPS) \
+		--threads $(THREADS) $(BENCH_NATIVE_ARGS) && \
 	$(call finish_run,$$run)
 
-# Transfers, locked instructions, contended locks, memory per I/O on 1-256
-# simulated CPUs; BENCH_SCALE_ARGS=--quick for fewer points.  The rank
-# agreement with the newest native run is computed when there is one.
+# Misses by class and weighted, wake-ups, accesses, memory per I/O on 1-256
+# simulated CPUs at quanta 4, 64, 256 and duty cycles 100 % and 10 %
+# (15-24 minutes with POOL_BASE on 2 cores); BENCH_SCALE_ARGS=--quick for
+# fewer points.  The rank agreement and the native instruction counts come
+# from the newest native run when there is one.
 BENCH_SCALE_ARGS ?=
 bench-scale: bench-tree $(BT_BUILT)
 	@run=$(call run_dir,-scale); ACCEL=none bench/record-run $$run 256 bench-scale; \

@@ -7,13 +7,38 @@
  *
  * - Memory: everything the kernel code allocates (kmalloc, kvmalloc, per-CPU)
  *   comes from one arena, laid out as the kernel would (SLUB size classes
- *   packed in slabs, per-CPU units one after the other), and only accesses to
- *   the arena are counted: the harness's own data and stacks are not.
+ *   packed in slabs, per-CPU units one after the other); so do the simulated
+ *   CPUs' stacks (where the kernel code keeps its wait entries) and their
+ *   tasks (struct task_struct, a wake line, a runqueue line each).  Only
+ *   accesses to the arena are counted: the harness's own data is not, and
+ *   the harness code is not instrumented.
  * - Cache lines: a directory holds, per 64-byte line of the arena, the CPU
  *   that has it modified or the set of CPUs that share it (MESI without the
- *   exclusive state).  A read of a line another CPU has modified, or a write
- *   to a line any other CPU holds, is one transfer.  A line nobody holds yet
- *   costs nothing (cold misses are not transfers).
+ *   exclusive state: a write to a line only this CPU shares is free), and
+ *   the CPUs that held it and lost it to another CPU's write.  Caches are
+ *   unlimited: a CPU loses a line only to a write.  An access that hits
+ *   costs nothing; one that misses is counted in one class:
+ *   - c2c: the line is modified in another CPU's cache (read or write);
+ *   - reread: this CPU held the line and lost it; it comes from a clean copy
+ *     in another cache or the last level (every reader after the first of a
+ *     line just written is one);
+ *   - cold: this CPU never held the line (since the memory was reset);
+ *   - upgrade: a write to a line this CPU shares with others, which must be
+ *     invalidated.
+ *   Each miss is also weighted by where the line comes from (KSHIM_W_* in
+ *   runtime.h), for one socket and for two (CPUs below nr_cpu_ids / 2 on
+ *   the first): a modified line from the other socket weighs most, a write
+ *   that invalidates copies there weighs as a remote fetch.  The former
+ *   count, "transfers" (a read of a line another CPU modified, a write to a
+ *   line any other CPU holds), is kept beside them.
+ * - Wake-ups: a wake-up (kshim_wake_task(), which every kernel wake path
+ *   here ends in) is charged as try_to_wake_up() touches memory: a locked
+ *   RMW of the woken task's wake line (its pi_lock; on_rq and on_cpu share
+ *   the line), a read and a write of its state, and a locked RMW of its
+ *   CPU's runqueue line when it was asleep.  A task that goes to sleep in
+ *   schedule() reads its state, takes its runqueue's lock and writes its
+ *   wake line, and when it runs again takes the lock and writes the wake
+ *   line (on_cpu).  A floor: the scheduler touches more lines than these.
  * - Scheduling: a simulated CPU runs until it has made a number of accesses
  *   (to any memory, from instrumented code) drawn from a seeded generator
  *   (mean: the quantum), then the scheduler picks a runnable CPU at random.  The same seed gives the same
@@ -38,6 +63,18 @@
 #define ARENA_BYTES	(1UL << 30)
 #define PCPU_UNIT	(128UL << 10)
 #define PCPU_BYTES	(PCPU_UNIT * KSHIM_MODEL_MAX_CPUS)
+/* The CPUs' stacks, then their tasks, then the slabs. */
+#define STACK_BYTES	(64UL << 10)
+#define STACKS_START	PCPU_BYTES
+#define STACKS_END	(STACKS_START + STACK_BYTES * KSHIM_MODEL_MAX_CPUS)
+/* Per CPU: its task_struct, the task's wake line, its runqueue's line. */
+#define TASK_BYTES	(4 * SMP_CACHE_BYTES)
+#define TASK_WAKE_LINE	1
+#define TASK_RQ_LINE	2
+#define TASKS_START	STACKS_END
+#define TASKS_END	(TASKS_START + TASK_BYTES * KSHIM_MODEL_MAX_CPUS)
+#define SLABS_START	TASKS_END
+#define STACK_CANARY	0x5ca1ab1e0ddba11ULL
 #define SLAB_CHUNK	(64UL << 10)
 #define NO_CPU		(-1)
 #define SET_WORDS	(KSHIM_MODEL_MAX_CPUS / 64)
@@ -46,20 +83,21 @@
 struct line {
 	int16_t owner;		/* CPU with the line modified, or NO_CPU */
 	int16_t home;		/* CPU whose kmalloc()ed object this is, or NO_CPU */
-	uint32_t transfers;	/* since the counts were reset (KSHIM_PROFILE) */
-	uint64_t sharers[SET_WORDS];
+	uint32_t misses;	/* since the counts were reset (KSHIM_PROFILE) */
+	uint64_t sharers[SET_WORDS];	/* CPUs holding it shared */
+	uint64_t lost[SET_WORDS];	/* CPUs that held it and lost it */
 };
 
 enum cpu_state { CPU_RUNNABLE, CPU_SLEEPING, CPU_PARKED, CPU_DONE };
 
 struct mcpu {
 	void *sp;
-	void *stack;
+	char *stack;		/* in the arena: STACK_BYTES */
 	enum cpu_state state;
 	int quantum;
 	int runq_pos;
 	bool wake_token;
-	struct task_struct task;
+	struct task_struct *task;	/* in the arena: TASK_BYTES */
 	struct kshim_counts counts;
 	uint64_t rng;
 	uint64_t op_remote[SET_WORDS];
@@ -69,6 +107,9 @@ struct mcpu {
 static char *arena;
 static struct line *dir;
 static unsigned long pcpu_used;
+static unsigned int stacks_used;	/* stacks run on since the last reset */
+static bool profiling;			/* KSHIM_PROFILE: misses per line and code */
+static uint64_t socket1[SET_WORDS];	/* CPUs of the second socket */
 static char *slab_next;
 static struct {
 	char *chunk;
@@ -84,7 +125,8 @@ static uint64_t sched_rng;
 static unsigned int mean_quantum = 4;
 static void (*run_fn)(unsigned int cpu, void *arg);
 static void *run_arg;
-static uint64_t vclock;
+static uint64_t vclock;		/* counted accesses and think time: the clock */
+static uint64_t nr_accesses;	/* counted accesses since kshim_setup() */
 
 void kshim_ctx_switch(void **save_sp, void *load_sp);
 __asm__(".text\n"
@@ -138,16 +180,30 @@ void kshim_model_reset_memory(void)
 	if (!arena) {
 		arena = map_zeroed(ARENA_BYTES);
 		dir = map_zeroed(lines * sizeof(*dir));
+		profiling = getenv("KSHIM_PROFILE");
 	} else {
 		/* What the last run used: each per-CPU unit's start, the slabs. */
 		for (cpu = 0; cpu < KSHIM_MODEL_MAX_CPUS; cpu++)
 			arena_zero(cpu * PCPU_UNIT, cpu * PCPU_UNIT + pcpu_used);
-		arena_zero(PCPU_BYTES, slab_next - arena);
+		arena_zero(SLABS_START, slab_next - arena);
+		/* The stacks' lines (not their bytes), the tasks. */
+		memset(&dir[STACKS_START >> LINE_SHIFT], 0,
+		       (stacks_used * STACK_BYTES >> LINE_SHIFT) * sizeof(*dir));
+		arena_zero(TASKS_START, TASKS_END);
+	}
+	stacks_used = 0;
+	for (cpu = 0; cpu < KSHIM_MODEL_MAX_CPUS; cpu++) {
+		cpus[cpu].id = cpu;
+		cpus[cpu].stack = arena + STACKS_START + cpu * STACK_BYTES;
+		cpus[cpu].task = (struct task_struct *)(arena + TASKS_START +
+							cpu * TASK_BYTES);
+		cpus[cpu].task->cpu = cpu;
+		cpus[cpu].task->__state = TASK_RUNNING;
 	}
 	/* Each CPU's unit starts with its spinlock queue nodes (kshim.h). */
 	kshim_qnode_base = arena;
 	pcpu_used = KSHIM_QNODES * SMP_CACHE_BYTES;
-	slab_next = arena + PCPU_BYTES;
+	slab_next = arena + SLABS_START;
 	memset(slabs, 0, sizeof(slabs));
 	kshim_mem_clear();
 	kshim_pcpu_unit = PCPU_UNIT;
@@ -236,33 +292,112 @@ static inline bool set_others(const uint64_t *set, unsigned int cpu)
 	return false;
 }
 
+/* The CPU whose per-CPU data or kmalloc()ed object @a is in, or NO_CPU. */
 static inline int home_of(const char *a, const struct line *l)
 {
 	if (a < arena + PCPU_BYTES)
 		return (a - arena) / PCPU_UNIT;
+	if (a < arena + SLABS_START)
+		return NO_CPU;	/* a stack or a task: not remote_touches */
 	return line_home(l);
+}
+
+static inline bool set_any_other(const uint64_t *set, const uint64_t *mask,
+				 unsigned int cpu, bool invert)
+{
+	unsigned int i;
+
+	for (i = 0; i < SET_WORDS; i++) {
+		uint64_t m = invert ? ~mask[i] : mask[i];
+
+		if (i == cpu / 64)
+			m &= ~(1ULL << (cpu % 64));
+		if (set[i] & m)
+			return true;
+	}
+	return false;
+}
+
+static inline unsigned int set_count_others(const uint64_t *set, unsigned int cpu)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < SET_WORDS; i++)
+		n += __builtin_popcountll(set[i] & ~(i == cpu / 64 ? 1ULL << (cpu % 64) : 0));
+	return n;
+}
+
+static inline bool on_socket1(unsigned int cpu)
+{
+	return set_test(socket1, cpu);
 }
 
 enum { ACC_READ, ACC_WRITE, ACC_RMW };
 
-/* KSHIM_PROFILE: transfers by the code address of the access. */
+/* KSHIM_PROFILE: misses by the code address of the access. */
 #define PC_SLOTS	4096
 static struct {
 	const void *pc;
-	uint32_t transfers;
-} pc_transfers[PC_SLOTS];
+	uint32_t misses;
+} pc_misses[PC_SLOTS];
 
 static void pc_count(const void *pc)
 {
 	size_t i = ((uintptr_t)pc * 0x9e3779b97f4a7c15ULL) >> 52, probes;
 
 	for (probes = 0; probes < PC_SLOTS; probes++, i = (i + 1) % PC_SLOTS) {
-		if (pc_transfers[i].pc && pc_transfers[i].pc != pc)
+		if (pc_misses[i].pc && pc_misses[i].pc != pc)
 			continue;
-		pc_transfers[i].pc = pc;
-		pc_transfers[i].transfers++;
+		pc_misses[i].pc = pc;
+		pc_misses[i].misses++;
 		return;
 	}
+}
+
+enum miss_class { MISS_C2C, MISS_REREAD, MISS_COLD, MISS_UPGRADE };
+
+/* Count one miss of @cpu on @l, of @class, weighing @w1 and @w2 tenths. */
+static void miss(unsigned int cpu, struct line *l, enum miss_class class,
+		 unsigned int w1, unsigned int w2, const void *pc)
+{
+	struct kshim_counts *c = &cpus[cpu].counts;
+
+	c->misses++;
+	switch (class) {
+	case MISS_C2C: c->miss_c2c++; break;
+	case MISS_REREAD: c->miss_reread++; break;
+	case MISS_COLD: c->miss_cold++; break;
+	case MISS_UPGRADE: c->miss_upgrade++; break;
+	}
+	c->wmiss_1n += w1;
+	c->wmiss_2n += w2;
+	if (profiling) {
+		l->misses++;
+		pc_count(pc);
+	}
+}
+
+/*
+ * A miss of @cpu on @l that fetches the line, not modified anywhere: from a
+ * copy on its socket (or the last level), from the other socket, or from
+ * memory when no cache holds it.  A write also waits for the copies it
+ * invalidates: any on the other socket make it a remote miss.
+ */
+static void fetch_miss(unsigned int cpu, struct line *l, bool write, const void *pc)
+{
+	enum miss_class class = set_test(l->lost, cpu) ? MISS_REREAD : MISS_COLD;
+	bool held = set_others(l->sharers, cpu);
+	bool mine = set_any_other(l->sharers, socket1, cpu, !on_socket1(cpu));
+	bool far = set_any_other(l->sharers, socket1, cpu, on_socket1(cpu));
+	unsigned int w2;
+
+	if (!held)
+		w2 = KSHIM_W_MEMORY;
+	else if (write ? far : !mine)
+		w2 = KSHIM_W_REMOTE;
+	else
+		w2 = KSHIM_W_LLC;
+	miss(cpu, l, class, held ? KSHIM_W_LLC : KSHIM_W_MEMORY, w2, pc);
 }
 
 static void line_access(unsigned int cpu, const char *a, int kind,
@@ -271,34 +406,57 @@ static void line_access(unsigned int cpu, const char *a, int kind,
 	struct line *l = &dir[(a - arena) >> LINE_SHIFT];
 	struct kshim_counts *c = &cpus[cpu].counts;
 	int owner = line_owner(l), home = home_of(a, l);
+	unsigned int i;
 
 	if (home != NO_CPU && home != (int)cpu &&
 	    !set_test(cpus[cpu].op_remote, home)) {
 		cpus[cpu].op_remote[home / 64] |= 1ULL << (home % 64);
 		c->remote_touches++;
 	}
+	if (owner == (int)cpu)
+		return;
 	if (kind == ACC_READ) {
-		if (owner == (int)cpu)
+		if (set_test(l->sharers, cpu))
 			return;
 		if (owner != NO_CPU) {
 			c->transfers++;
 			c->transfers_read++;
-			l->transfers++;
-			pc_count(pc);
+			miss(cpu, l, MISS_C2C, KSHIM_W_LOCAL_C2C,
+			     on_socket1(owner) == on_socket1(cpu) ?
+			     KSHIM_W_LOCAL_C2C : KSHIM_W_REMOTE_C2C, pc);
 			l->sharers[owner / 64] |= 1ULL << (owner % 64);
 			l->owner = 0;
+		} else {
+			fetch_miss(cpu, l, false, pc);
 		}
 		l->sharers[cpu / 64] |= 1ULL << (cpu % 64);
+		l->lost[cpu / 64] &= ~(1ULL << (cpu % 64));
 		return;
 	}
-	if (owner == (int)cpu)
-		return;
-	if (owner != NO_CPU || set_others(l->sharers, cpu)) {
+	if (owner != NO_CPU) {
 		c->transfers++;
-		l->transfers++;
-		pc_count(pc);
+		c->invalidations++;
+		miss(cpu, l, MISS_C2C, KSHIM_W_LOCAL_C2C,
+		     on_socket1(owner) == on_socket1(cpu) ?
+		     KSHIM_W_LOCAL_C2C : KSHIM_W_REMOTE_C2C, pc);
+		l->lost[owner / 64] |= 1ULL << (owner % 64);
+	} else if (set_others(l->sharers, cpu)) {
+		c->transfers++;
+		c->invalidations += set_count_others(l->sharers, cpu);
+		if (set_test(l->sharers, cpu))
+			miss(cpu, l, MISS_UPGRADE, KSHIM_W_LLC,
+			     set_any_other(l->sharers, socket1, cpu, on_socket1(cpu)) ?
+			     KSHIM_W_REMOTE : KSHIM_W_LLC, pc);
+		else
+			fetch_miss(cpu, l, true, pc);
+	} else if (!set_test(l->sharers, cpu)) {
+		fetch_miss(cpu, l, true, pc);	/* in no cache */
 	}
-	memset(l->sharers, 0, sizeof(l->sharers));
+	for (i = 0; i < SET_WORDS; i++) {
+		l->lost[i] |= l->sharers[i];
+		l->sharers[i] = 0;
+	}
+	l->lost[cpu / 64] &= ~(1ULL << (cpu % 64));
 	l->owner = cpu + 1;
 }
 
@@ -324,8 +482,8 @@ access(const volatile void *addr, unsigned int size, int kind)
 
 	/*
 	 * Every access of instrumented code is a point where another CPU may
-	 * run, its own stack included (a wait entry on it, say); only those
-	 * to allocator memory are counted.
+	 * run; only those to the arena (allocator memory, the CPUs' stacks
+	 * and tasks) are counted.
 	 */
 	if (cur && --cur->quantum <= 0)
 		switch_out();
@@ -333,6 +491,7 @@ access(const volatile void *addr, unsigned int size, int kind)
 		return;
 	cpu = kshim_cpu_id;
 	vclock++;
+	nr_accesses++;
 	cpus[cpu].counts.accesses++;
 	if (kind == ACC_RMW)
 		cpus[cpu].counts.locked_rmw++;
@@ -463,19 +622,40 @@ void kshim_setup(unsigned int nr_cpus)
 		exit(2);
 	}
 	nr_cpu_ids = nr_cpus;
-	for (i = 0; i < KSHIM_MODEL_MAX_CPUS; i++) {
-		cpus[i].id = i;
-		cpus[i].task.cpu = i;
-		cpus[i].task.__state = TASK_RUNNING;
-	}
-	kshim_cpu_id = 0;
 	kshim_model_reset_memory();
+	memset(socket1, 0, sizeof(socket1));
+	for (i = (nr_cpus + 1) / 2; i < KSHIM_MODEL_MAX_CPUS; i++)
+		socket1[i / 64] |= 1ULL << (i % 64);
+	kshim_model_seed(0);
+	nr_accesses = 0;
+	kshim_cpu_id = 0;
 	kshim_model_reset_counts();
+}
+
+void kshim_model_seed(uint64_t seed)
+{
+	unsigned int i;
+
+	for (i = 0; i < KSHIM_MODEL_MAX_CPUS; i++)
+		cpus[i].rng = seed ^ (0x5851f42d4c957f2dULL * (i + 1));
 }
 
 struct task_struct *kshim_current(void)
 {
-	return &cpus[kshim_cpu_id].task;
+	return cpus[kshim_cpu_id].task;
+}
+
+/* Line @line of CPU @m's task area (TASK_WAKE_LINE, TASK_RQ_LINE). */
+static char *task_line(struct mcpu *m, unsigned int line)
+{
+	return (char *)m->task + line * SMP_CACHE_BYTES;
+}
+
+/* An access the scheduler makes for the kernel code, counted as one. */
+static void charge(const void *addr, int kind)
+{
+	if (cur)
+		access(addr, sizeof(long), kind);
 }
 
 static void runq_add(struct mcpu *m)
@@ -500,11 +680,35 @@ void kshim_model_yield(void)
 		switch_out();
 }
 
+uint64_t kshim_model_accesses(void)
+{
+	return nr_accesses;
+}
+
+void kshim_model_think(unsigned long accesses)
+{
+	while (cur && accesses) {
+		unsigned long step = min(accesses, (unsigned long)cur->quantum);
+
+		accesses -= step;
+		vclock += step;
+		cur->quantum -= step;
+		if (cur->quantum <= 0)
+			switch_out();
+	}
+}
+
 void kshim_cpu_relax(void)
 {
 	kshim_model_yield();
 }
 
+/*
+ * __schedule() of a task that set a sleeping state: it reads the state,
+ * takes its runqueue's lock and dequeues itself (on_rq, the wake line);
+ * when woken, the lock again and on_cpu.  A switch may come between the
+ * charged accesses, so the state is looked at again before sleeping.
+ */
 void kshim_schedule(void)
 {
 	struct mcpu *m = cur;
@@ -513,21 +717,42 @@ void kshim_schedule(void)
 		fprintf(stderr, "kshim model: schedule() outside a run\n");
 		exit(1);
 	}
-	if (READ_ONCE(m->task.__state) == TASK_RUNNING)
+	charge(m->task, ACC_READ);
+	if (m->task->__state == TASK_RUNNING)
+		return;
+	charge(task_line(m, TASK_RQ_LINE), ACC_RMW);
+	charge(task_line(m, TASK_WAKE_LINE), ACC_WRITE);
+	if (m->task->__state == TASK_RUNNING)
 		return;
 	runq_del(m, CPU_SLEEPING);
 	switch_out();
+	charge(task_line(m, TASK_RQ_LINE), ACC_RMW);
+	charge(task_line(m, TASK_WAKE_LINE), ACC_WRITE);
 }
 
+/*
+ * try_to_wake_up(): the woken task's pi_lock (its wake line), its state read
+ * and, if it matches, written; its runqueue's lock if it sleeps in
+ * schedule().  The state changes with no switch between look and change.
+ */
 int kshim_wake_task(struct task_struct *task, unsigned int state)
 {
 	struct mcpu *m = &cpus[task->cpu];
+	bool asleep;
 
-	if (!(READ_ONCE(task->__state) & state))
+	charge(task_line(m, TASK_WAKE_LINE), ACC_RMW);
+	charge(task, ACC_READ);
+	if (!(task->__state & state))
 		return 0;
-	WRITE_ONCE(task->__state, TASK_RUNNING);
-	if (m->state == CPU_SLEEPING)
+	task->__state = TASK_RUNNING;
+	asleep = m->state == CPU_SLEEPING;
+	if (asleep)
 		runq_add(m);
+	if (cur)
+		cpus[kshim_cpu_id].counts.wakeups++;
+	charge(task, ACC_WRITE);
+	if (asleep)
+		charge(task_line(m, TASK_RQ_LINE), ACC_RMW);
 	return 1;
 }
 
@@ -555,7 +780,7 @@ void kshim_model_wake(unsigned int cpu)
 
 void kshim_model_wake_task(unsigned int cpu)
 {
-	kshim_wake_task(&cpus[cpu].task, TASK_NORMAL);
+	kshim_wake_task(cpus[cpu].task, TASK_NORMAL);
 }
 
 void kshim_note_contended_lock(void)
@@ -602,14 +827,15 @@ void kshim_model_reset_counts(void)
 
 	for (i = 0; i < KSHIM_MODEL_MAX_CPUS; i++)
 		memset(&cpus[i].counts, 0, sizeof(cpus[i].counts));
-	if (arena)
-		for (l = 0; l < (size_t)(slab_next - arena) >> LINE_SHIFT; l++)
-			dir[l].transfers = 0;
-	memset(pc_transfers, 0, sizeof(pc_transfers));
+	if (!profiling)
+		return;
+	for (l = 0; l < (size_t)(slab_next - arena) >> LINE_SHIFT; l++)
+		dir[l].misses = 0;
+	memset(pc_misses, 0, sizeof(pc_misses));
 }
 
 /*
- * The code addresses with the most transfers, as offsets in their object
+ * The code addresses with the most misses, as offsets in their object
  * for addr2line -f -i -e.
  */
 static void profile_code(unsigned long ios)
@@ -621,47 +847,69 @@ static void profile_code(unsigned long ios)
 	for (k = 0; k < 16; k++) {
 		best = 0;
 		for (i = 0; i < PC_SLOTS; i++)
-			if (pc_transfers[i].transfers > pc_transfers[best].transfers)
+			if (pc_misses[i].misses > pc_misses[best].misses)
 				best = i;
-		if (!pc_transfers[best].transfers)
+		if (!pc_misses[best].misses)
 			break;
-		if (!dladdr(pc_transfers[best].pc, &info))
+		if (!dladdr(pc_misses[best].pc, &info))
 			info.dli_fbase = NULL;
-		fprintf(stderr, "  code %#lx: %.3f transfers/io\n",
-			(unsigned long)((const char *)pc_transfers[best].pc -
+		fprintf(stderr, "  code %#lx: %.3f misses/io\n",
+			(unsigned long)((const char *)pc_misses[best].pc -
 					(const char *)info.dli_fbase),
-			(double)pc_transfers[best].transfers / ios);
-		pc_transfers[best].transfers = 0;
+			(double)pc_misses[best].misses / ios);
+		pc_misses[best].misses = 0;
 	}
 }
 
+/* What the arena's offset @off is, for the profile. */
+static void describe_line(size_t off, char *buf, size_t len)
+{
+	const void *base;
+	size_t bytes;
+
+	if (off < PCPU_BYTES && off % PCPU_UNIT < KSHIM_QNODES * SMP_CACHE_BYTES) {
+		snprintf(buf, len, "CPU %zu's spinlock queue nodes", off / PCPU_UNIT);
+		return;
+	}
+	if (off >= STACKS_START && off < STACKS_END) {
+		snprintf(buf, len, "CPU %zu's stack", (off - STACKS_START) / STACK_BYTES);
+		return;
+	}
+	if (off >= TASKS_START && off < TASKS_END) {
+		snprintf(buf, len, "CPU %zu's task, line %zu",
+			 (off - TASKS_START) / TASK_BYTES,
+			 (off - TASKS_START) % TASK_BYTES / SMP_CACHE_BYTES);
+		return;
+	}
+	base = kshim_mem_find(arena + off, &bytes);
+	snprintf(buf, len, "offset %ld in a %zu-byte object",
+		 base ? (long)(arena + off - (char *)base) : -1L, bytes);
+}
+
 /*
- * With KSHIM_PROFILE set, print the lines with the most transfers since the
- * counts were reset, each as the allocation it is in and the offset in it.
+ * With KSHIM_PROFILE set, print the lines with the most misses since the
+ * counts were reset, each as what it is (the allocation it is in and the
+ * offset in it, a stack, a task).
  */
 void kshim_model_profile(unsigned long ios)
 {
 	size_t nr = (size_t)(slab_next - arena) >> LINE_SHIFT, l, best;
 	unsigned int k;
+	char what[96];
 
-	if (!getenv("KSHIM_PROFILE") || !ios)
+	if (!profiling || !ios)
 		return;
 	for (k = 0; k < 12; k++) {
-		const void *base;
-		size_t bytes;
-
 		best = 0;
 		for (l = 0; l < nr; l++)
-			if (dir[l].transfers > dir[best].transfers)
+			if (dir[l].misses > dir[best].misses)
 				best = l;
-		if (!dir[best].transfers)
+		if (!dir[best].misses)
 			break;
-		base = kshim_mem_find(arena + (best << LINE_SHIFT), &bytes);
-		fprintf(stderr, "  line %#zx: %.3f transfers/io, offset %ld in a %zu-byte object\n",
-			best << LINE_SHIFT, (double)dir[best].transfers / ios,
-			base ? (long)(arena + (best << LINE_SHIFT) - (char *)base) : -1L,
-			bytes);
-		dir[best].transfers = 0;
+		describe_line(best << LINE_SHIFT, what, sizeof(what));
+		fprintf(stderr, "  line %#zx: %.3f misses/io, %s\n",
+			best << LINE_SHIFT, (double)dir[best].misses / ios, what);
+		dir[best].misses = 0;
 	}
 	profile_code(ios);
 }
@@ -676,19 +924,18 @@ static void cpu_main(struct mcpu *m)
 
 static void cpu_prepare(struct mcpu *m, uint64_t seed)
 {
-	const size_t stack_bytes = 256 << 10;
 	void **sp;
 
-	if (!m->stack)
-		m->stack = map_zeroed(stack_bytes);
-	sp = (void **)((char *)m->stack + stack_bytes - 72);
+	/* The lowest word of the stack: a stack that ran over it fails the run. */
+	*(uint64_t *)m->stack = STACK_CANARY;
+	sp = (void **)(m->stack + STACK_BYTES - 72);
 	memset(sp, 0, 72);
 	sp[2] = m;			/* r13 */
 	sp[3] = (void *)cpu_main;	/* r12 */
 	sp[6] = (void *)kshim_ctx_start;/* return address */
 	m->sp = sp;
 	m->wake_token = false;
-	m->task.__state = TASK_RUNNING;
+	m->task->__state = TASK_RUNNING;
 	m->rng = seed ^ (0x5851f42d4c957f2dULL * (m->id + 1));
 	runq_add(m);
 }
@@ -706,6 +953,7 @@ int kshim_model_run(unsigned int nr_running, uint64_t seed, unsigned int quantum
 	}
 	run_fn = fn;
 	run_arg = arg;
+	stacks_used = max(stacks_used, nr_running);
 	mean_quantum = quantum ? quantum : 1;
 	sched_rng = seed;
 	nr_runq = 0;
@@ -714,6 +962,7 @@ int kshim_model_run(unsigned int nr_running, uint64_t seed, unsigned int quantum
 
 	while (nr_done < nr_running) {
 		struct mcpu *m;
+		uint64_t draw;
 
 		if (!nr_runq) {
 			fprintf(stderr, "kshim model: every unfinished CPU sleeps:");
@@ -726,8 +975,10 @@ int kshim_model_run(unsigned int nr_running, uint64_t seed, unsigned int quantum
 			ret = -1;
 			break;
 		}
-		m = runq[kshim_rng_next(&sched_rng) % nr_runq];
-		m->quantum = 1 + kshim_rng_next(&sched_rng) % (2 * mean_quantum - 1);
+		/* One draw: the CPU from its high half, the quantum from its low. */
+		draw = kshim_rng_next(&sched_rng);
+		m = runq[(uint32_t)(draw >> 32) % nr_runq];
+		m->quantum = 1 + (uint32_t)draw % (2 * mean_quantum - 1);
 		cur = m;
 		kshim_cpu_id = m->id;
 		kshim_ctx_switch(&sched_sp, m->sp);
@@ -736,5 +987,12 @@ int kshim_model_run(unsigned int nr_running, uint64_t seed, unsigned int quantum
 	}
 	cur = NULL;
 	kshim_cpu_id = 0;
+	for (i = 0; i < nr_running; i++) {
+		if (*(uint64_t *)cpus[i].stack != STACK_CANARY) {
+			fprintf(stderr, "kshim model: CPU %u ran over its %lu-byte stack\n",
+				i, STACK_BYTES);
+			ret = -1;
+		}
+	}
 	return ret;
 }

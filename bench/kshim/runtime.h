@@ -29,11 +29,31 @@ int kshim_native_bind(unsigned int cpu, int core);
 /* ---- rt-model.c only ---- */
 #define KSHIM_MODEL_MAX_CPUS	256
 
-/* Counted per CPU; read summed over CPUs by kshim_model_counts(). */
+/*
+ * Counted per CPU; read summed over CPUs by kshim_model_counts().  Every
+ * member is a uint64_t (kshim_model_counts() sums them as an array).
+ *
+ * A miss is an access that needs the line from outside the CPU's own cache
+ * or must invalidate other copies first; each is counted in exactly one of
+ * miss_c2c, miss_reread, miss_cold and miss_upgrade (rt-model.c explains the
+ * classes), and weighted by where the line comes from (KSHIM_W_* below) for
+ * one socket (wmiss_1n) and for two, the model's CPUs split in two halves
+ * (wmiss_2n).
+ */
 struct kshim_counts {
-	uint64_t accesses;	/* loads and stores to allocator memory */
-	uint64_t transfers;	/* cache-line transfers between CPUs */
+	uint64_t accesses;	/* loads and stores to counted memory */
+	uint64_t transfers;	/* the old rule: reads of a line another CPU
+				 * modified, writes to a line another CPU holds */
 	uint64_t transfers_read;/* ... of them, reads of a line another CPU modified */
+	uint64_t misses;	/* miss_c2c + miss_reread + miss_cold + miss_upgrade */
+	uint64_t miss_c2c;	/* the line is modified in another CPU's cache */
+	uint64_t miss_reread;	/* held before and lost to another CPU's write */
+	uint64_t miss_cold;	/* never held by this CPU */
+	uint64_t miss_upgrade;	/* a write to a line held shared with others */
+	uint64_t invalidations;	/* other CPUs' copies a write removed */
+	uint64_t wmiss_1n;	/* weighted misses, one socket, in tenths */
+	uint64_t wmiss_2n;	/* weighted misses, two sockets, in tenths */
+	uint64_t wakeups;	/* tasks woken (the waker's count) */
 	uint64_t locked_rmw;	/* atomic read-modify-writes (locked instructions) */
 	uint64_t fences;	/* full barriers (smp_mb) */
 	uint64_t contended_locks; /* spin_lock() calls that found the lock held */
@@ -43,15 +63,43 @@ struct kshim_counts {
 };
 
 /*
+ * Weights of a miss, in tenths of a hit in the shared last-level cache, by
+ * where the line comes from; ratios of the latencies commonly published for
+ * two-socket x86 servers (Intel MLC-style: last level ~20 ns, a line
+ * modified in another core of the socket ~40-50 ns, a clean line from the
+ * other socket ~90-100 ns, one modified there ~110-120 ns, memory ~80 ns).
+ * Not measured here (no PMU); a guide to rank, not a latency.
+ */
+#define KSHIM_W_LLC		10	/* clean copy on this socket, or its last level */
+#define KSHIM_W_LOCAL_C2C	20	/* modified in another core of this socket */
+#define KSHIM_W_REMOTE		45	/* clean, only on the other socket */
+#define KSHIM_W_REMOTE_C2C	55	/* modified in a core of the other socket */
+#define KSHIM_W_MEMORY		40	/* in no cache (first touch of the line) */
+
+/*
  * Run @fn(cpu, arg) on simulated CPUs 0 .. nr_running - 1 until all return.
- * Interleaved at loads and stores of allocator memory, quanta drawn from
+ * Interleaved at loads and stores of instrumented code, quanta drawn from
  * @seed with mean @quantum.  Returns 0, or -1 when every unfinished CPU
- * sleeps (a lost wakeup, or a workload that waits for nothing).
+ * sleeps (a lost wakeup, or a workload that waits for nothing).  CPUs
+ * below nr_cpu_ids / 2 are socket 0 for wmiss_2n, the others socket 1.
  */
 int kshim_model_run(unsigned int nr_running, uint64_t seed, unsigned int quantum,
 		    void (*fn)(unsigned int cpu, void *arg), void *arg);
 /* Give the rest of this quantum to another CPU. */
 void kshim_model_yield(void);
+/* Counted accesses (not think time) of every CPU since kshim_setup(). */
+uint64_t kshim_model_accesses(void);
+/*
+ * Think time: @accesses private accesses (the work between I/Os), which use
+ * up quanta like any access but touch no counted line.
+ */
+void kshim_model_think(unsigned long accesses);
+/*
+ * Seed every CPU's random state (get_random_u32()) from @seed: what the
+ * kernel code draws before a run (sbitmap's hints) is then the same whatever
+ * ran before.  kshim_setup() seeds with 0.
+ */
+void kshim_model_seed(uint64_t seed);
 /* Sleep until kshim_model_wake(cpu); for harness waits outside the allocator. */
 void kshim_model_sleep(void);
 void kshim_model_wake(unsigned int cpu);

@@ -1,5 +1,6 @@
 """Plots of the allocator benchmarks on the host (make report): for a
-bench-scale run (schema tags-scale/1), transfers per I/O against CPUs,
+bench-scale run (schema tags-scale/1; of tags-scale/2 the rows at quantum 4
+and duty 100 %, weighted misses in place of transfers), transfers per I/O against CPUs,
 allocators as lines, one SVG per topology family and completion with a
 panel per depth and in-flight count, and memory against CPUs; for a
 bench-tags-native run (tags-native/1), ns and instructions per pair.
@@ -11,6 +12,7 @@ from .report import GNUPLOT_HEAD, gnuplot
 from .summary import load_summary
 
 SCALE_SCHEMA = "tags-scale/1"
+SCALE_SCHEMA_2 = "tags-scale/2"
 NATIVE_SCHEMA = "tags-native/1"
 COLOURS = ["#ff7f0e", "#1f77b4", "#2ca02c", "#d62728", "#9467bd"]
 FLOOR = 1e-3    # zero transfers, drawn on a log scale
@@ -64,6 +66,26 @@ def transfer_panels(out, name, rows, x, allocs, depths, inflights, title):
     return name
 
 
+def load_scale(run):
+    """A bench-scale run's summary as the plots read it: a tags-scale/2 one
+    cut to its rows at quantum 4 and duty 100 % (seed's own, shared tags
+    with their fair share, no batches), its weighted misses (one socket) as
+    the count drawn, and its memory at 2 CPUs per queue and depth 1023."""
+    s = load_summary(run, SCALE_SCHEMA)
+    if s:
+        return s
+    s = load_summary(run, SCALE_SCHEMA_2)
+    if not s:
+        return None
+    rows = [dict(r, transfers=r["wmiss_1n"]) for r in s["rows"]
+            if r["kind"] in ("main", "twin") and (r["quantum"], r["duty"]) == (4, 100)
+            and r["topology"] != "batch"
+            and (r["topology"] != "shared" or r["queues"] > 1)]
+    memory = [m for m in s["memory"] if (m["topology"], m["users"], m["depth"]) ==
+              ("queue", 2, 1023)]
+    return dict(s, rows=rows, memory=memory, plot_label="Weighted misses")
+
+
 def plot_scale(run, summary):
     """SVGs of a bench-scale run in RUN/report/; returns their names."""
     out = pathlib.Path(run) / "report"
@@ -77,15 +99,19 @@ def plot_scale(run, summary):
         for completion in sorted({r["completion"] for r in rows}):
             sel = [r for r in rows if r["topology"] == topo and r["completion"] == completion
                    and (users is None or r["users"] == users)]
+            if len({r["possible"] for r in sel}) < 2:
+                continue    # one possible-CPU count (tags-scale/2's queues): no line to draw
             who = (f"one tag space per hardware queue, {users} CPU(s) mapped to it"
                    if topo == "queue" else "one tag space shared by all CPUs")
             made.append(transfer_panels(
                 out, f"transfers-{family_name(topo, users)}-{completion}.svg", sel, "possible",
                 allocs, depths, inflights,
-                f"Cache-line transfers per I/O against possible CPUs: {who}, "
+                f"{summary.get('plot_label', 'Cache-line transfers')} per I/O against "
+                f"possible CPUs: {who}, "
                 f"completion {completion}"))
 
-    made += plot_by_users(out, rows, allocs, depths, inflights)
+    made += plot_by_users(out, rows, allocs, depths, inflights,
+                          summary.get("plot_label", "Cache-line transfers"))
 
     mem = summary.get("memory", [])
     if mem:
@@ -108,7 +134,7 @@ def plot_scale(run, summary):
     return made
 
 
-def plot_by_users(out, rows, allocs, depths, inflights):
+def plot_by_users(out, rows, allocs, depths, inflights, label):
     """transfers-by-users-COMPLETION.svg: per hardware queue pools at the
     most possible CPUs, transfers per I/O against the CPUs mapped to the
     queue, a panel per depth and in-flight count."""
@@ -120,7 +146,7 @@ def plot_by_users(out, rows, allocs, depths, inflights):
         out, f"transfers-by-users-{completion}.svg",
         [r for r in queue if r["possible"] == possible and r["completion"] == completion],
         "users", allocs, depths, inflights,
-        f"Cache-line transfers per I/O against CPUs mapped to one hardware queue: "
+        f"{label} per I/O against CPUs mapped to one hardware queue: "
         f"{possible} possible CPUs, completion {completion}")
         for completion in sorted({r["completion"] for r in queue})]
 
@@ -128,8 +154,8 @@ def plot_by_users(out, rows, allocs, depths, inflights):
 def short(scenario):
     """A scenario's axis label: 1T (one thread), 2T own (two threads, each
     freeing its own tags), 2T cross (each freeing the other's), and the depth."""
-    who = {1: "1T"}.get(scenario["threads"]) or ("2T own" if scenario["mode"] == "same"
-                                                else "2T cross")
+    t = scenario["threads"]
+    who = "1T" if t == 1 else f"{t}T own" if scenario["mode"] == "same" else f"{t}T cross"
     return f"{who} d{scenario['depth']}"
 
 
@@ -179,9 +205,10 @@ def plot_native(run, summary):
 
 
 def latest(runs, schema):
-    """The newest run folder of RUNS whose summary.json has SCHEMA, and its summary."""
+    """The newest run folder of RUNS whose summary.json has SCHEMA (for
+    SCALE_SCHEMA, either scale schema), and its summary."""
     for run in reversed(runs):
-        summary = load_summary(run, schema)
+        summary = load_scale(run) if schema == SCALE_SCHEMA else load_summary(run, schema)
         if summary:
             return run, summary
     return None, None
@@ -194,11 +221,33 @@ def plot_all(results, keep=lambda run: False):
     for run in sorted(p for p in pathlib.Path(results).iterdir() if p.is_dir()):
         if keep(run):
             continue
-        for schema, plot in ((SCALE_SCHEMA, plot_scale), (NATIVE_SCHEMA, plot_native)):
-            summary = load_summary(run, schema)
+        for load, plot in ((load_scale, plot_scale),
+                           (lambda r: load_summary(r, NATIVE_SCHEMA), plot_native)):
+            summary = load(run)
             if summary:
                 made.append((run, plot(run, summary)))
     return made
+
+
+def criteria_lines(s):
+    """The aims as the dashboard lists them: tags-scale/2's per setting and
+    socket count summed into one line per allocator and aim."""
+    if s["schema"] != SCALE_SCHEMA_2:
+        return s["criteria"]
+    out = {}
+    for c in s["criteria"]:
+        k = (c["alloc"], c["id"], c["nodes"])
+        o = out.setdefault(k, {"alloc": c["alloc"], "missed": 0, "scenarios": 0,
+                               "unit": "settings" if c["quantum"] else "topologies x depths",
+                               "aim": c["aim"].split(" [")[0] +
+                               (f" ({c['nodes']} socket{'s' if c['nodes'] == 2 else ''})"
+                                if c["nodes"] else "")})
+        if c["quantum"]:
+            o["scenarios"] += 1
+            o["missed"] += not c["passed"]
+        else:
+            o["scenarios"], o["missed"] = c["scenarios"], c["missed"]
+    return list(out.values())
 
 
 def section(results, inline_svg):
@@ -214,15 +263,16 @@ def section(results, inline_svg):
         out.append(f"<h2>Allocator on 1-256 simulated CPUs: <a href=\"{e(str(rel))}/\">"
                    f"{e(s['run'])}</a></h2>")
         out.append("<p class=small>make bench-scale: the unchanged allocator source on a "
-                   "deterministic N-CPU model (no timing: it counts cache-line transfers, "
-                   f"locked instructions, contended locks, bytes); seed {s['seed']}, "
+                   "deterministic N-CPU model (no timing: it counts cache-line misses, "
+                   f"wake-ups, locked instructions, contended locks, bytes); seed {s['seed']}, "
                    f"{s['ios']} I/Os per scenario{', quick matrix' if s['quick'] else ''}. "
                    "summary.md has every scenario.</p><ul>")
-        for c in s["criteria"]:
+        for c in criteria_lines(s):
             verdict = "PASS" if not c["missed"] else "MISS"
             cls = "" if not c["missed"] else " class=slower"
             out.append(f"<li><span{cls}>{verdict}</span> {e(c['alloc'])}: {e(c['aim'])} "
-                       f"({c['scenarios'] - c['missed']} of {c['scenarios']} scenarios)</li>")
+                       f"({c['scenarios'] - c['missed']} of {c['scenarios']} "
+                       f"{c.get('unit', 'scenarios')})</li>")
         out.append("</ul>")
         for name in ("transfers-by-users-irq.svg", "memory.svg"):
             if (run / "report" / name).exists():

@@ -22,6 +22,15 @@ extern const char tags_pool_name[];
  */
 struct tags *tags_create(enum tags_kind kind, unsigned int depth,
 			 unsigned int users);
+/*
+ * Share the tag space among @nr_queues request queues, all active, as a
+ * shared tag set is (BLK_MQ_F_TAG_QUEUE_SHARED): CPU c submits to queue
+ * c % @nr_queues, and each queue keeps to its fair share of the tags
+ * (hctx_may_queue()), counting its requests in an atomic of its own.
+ * Below 2: one queue, no fair share (the default; after a run, so that one
+ * CPU may take every tag).  Before the first tag, or with none handed out.
+ */
+int tags_set_queues(struct tags *t, unsigned int nr_queues);
 void tags_destroy(struct tags *t);
 /*
  * A tag, or -1 when none is free and !@wait.  With @wait, sleeps until one is
@@ -30,8 +39,26 @@ void tags_destroy(struct tags *t);
 int tags_get(struct tags *t, bool wait);
 /* Free @tag, allocated on @alloc_cpu (blk-mq passes the request's ctx CPU). */
 void tags_put(struct tags *t, unsigned int tag, unsigned int alloc_cpu);
+/*
+ * Up to @nr tags at once without sleeping, as blk_mq_get_tags() takes them
+ * for a plug's batch: the number taken, 0 when none or when the tag space is
+ * shared among queues (blk-mq does not batch those).
+ */
+unsigned int tags_get_batch(struct tags *t, unsigned int *tags, unsigned int nr);
+/*
+ * Free @nr tags allocated on @alloc_cpu's queue at once, on the calling CPU,
+ * as blk_mq_end_request_batch() does through blk_mq_put_tags().
+ */
+void tags_put_batch(struct tags *t, unsigned int *tags, unsigned int nr,
+		    unsigned int alloc_cpu);
 /* Tags that can be allocated now; exact when nothing runs concurrently. */
 unsigned int tags_nr_free(struct tags *t);
+/*
+ * Bytes of what blk-mq has whichever allocator it uses (struct blk_mq_tags'
+ * head with its embedded sbitmap_queues, the request queues' counters), to
+ * be left out of the allocator's memory.
+ */
+unsigned long tags_blk_bytes(struct tags *t);
 
 /*
  * The pool's counters summed over its CPUs into @count, their names into

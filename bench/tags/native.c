@@ -4,9 +4,11 @@
  * (alloc.c with the kshim), on real cores.
  *
  *	native time ALLOC THREADS MODE DEPTH PAIRS
- *		ns per alloc+free pair; THREADS (1 or 2) threads pinned to
- *		cores 0 and 1; MODE "same" (each thread frees its own tags) or
- *		"cross" (each frees the other's: completion on another CPU).
+ *		ns per alloc+free pair; THREADS threads, thread i pinned to
+ *		core i (modulo the cores this process may use); MODE "same"
+ *		(each thread frees its own tags) or "cross" (thread i frees
+ *		what thread i - 1 allocated: completion on another CPU, a ring
+ *		of threads; the model's "other" completion).
  *	native icount ALLOC CPUS MODE DEPTH PAIRS
  *		the same pairs on one thread, which plays CPU 0 and CPU 1 in
  *		turn; measure_pairs() alone is what callgrind counts with
@@ -17,11 +19,12 @@
  * Same: each thread keeps INFLIGHT (4) tags allocated and frees the oldest;
  * an allocation that finds no tag frees one it holds, or retries.  Cross:
  * each thread keeps up to half the depth (at most CROSS_INFLIGHT) handed to
- * the other, so that the hand-over between cores, which costs more than the
+ * the next, so that the hand-over between cores, which costs more than the
  * allocator on this machine's virtual cores, is not paid once per pair.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +51,8 @@ struct thread {
 	bool cross;
 	unsigned int cross_inflight;
 	unsigned long pairs, retries;
-	struct ring *out, *in;	/* cross: to and from the other thread */
+	struct ring *out, *in;	/* cross: to the next thread, from the previous */
+	unsigned int from_cpu;	/* cross: the previous thread's CPU */
 	unsigned int held[INFLIGHT], nr_held, oldest;
 	double ns;
 } __attribute__((aligned(64)));
@@ -127,7 +131,7 @@ static void cross_pairs(struct thread *t, unsigned long pairs)
 		head = t->in->head;
 		end = __atomic_load_n(&t->in->tail, __ATOMIC_ACQUIRE);
 		for (; head != end; head++, freed++)
-			tags_put(t->tags, t->in->slot[head % RING], !t->cpu);
+			tags_put(t->tags, t->in->slot[head % RING], t->from_cpu);
 		__atomic_store_n(&t->in->head, head, __ATOMIC_RELEASE);
 
 		room = ring_room(t->out, tail, t->cross_inflight);
@@ -143,13 +147,28 @@ static void cross_pairs(struct thread *t, unsigned long pairs)
 	}
 }
 
+/* The core thread @cpu runs on: the @cpu-th this process may use, round robin. */
+static int core_of(unsigned int cpu)
+{
+	cpu_set_t allowed;
+	unsigned int n = 0, i, nr;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return cpu;
+	nr = CPU_COUNT(&allowed);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &allowed) && n++ == cpu % nr)
+			return i;
+	return cpu;
+}
+
 static void *thread_main(void *arg)
 {
 	struct thread *t = arg;
 	double start;
 
-	if (kshim_native_bind(t->cpu, t->cpu))
-		fprintf(stderr, "bench-tags-native: cannot pin to core %u\n", t->cpu);
+	if (kshim_native_bind(t->cpu, core_of(t->cpu)))
+		fprintf(stderr, "bench-tags-native: cannot pin to core %d\n", core_of(t->cpu));
 	/* Warm up: lists filled, lines in place. */
 	if (t->cross)
 		cross_pairs(t, t->pairs / 10);
@@ -180,19 +199,20 @@ static enum tags_kind kind_of(const char *alloc)
 static int run_time(struct tags *tags, unsigned int nr, bool cross,
 		    unsigned int depth, unsigned long pairs)
 {
-	static struct ring rings[2];
+	struct ring *rings = aligned_alloc(64, nr * sizeof(*rings));
 	struct thread *t = aligned_alloc(64, nr * sizeof(*t));
 	double ns = 0;
 	unsigned long retries = 0;
 	unsigned int i;
 
 	memset(t, 0, nr * sizeof(*t));
-	memset(rings, 0, sizeof(rings));
+	memset(rings, 0, nr * sizeof(*rings));
 	pthread_barrier_init(&start_line, NULL, nr);
 	for (i = 0; i < nr; i++) {
 		t[i] = (struct thread){ .cpu = i, .tags = tags, .cross = cross,
 					.pairs = pairs, .out = &rings[i],
-					.in = &rings[!i] };
+					.in = &rings[(i + nr - 1) % nr],
+					.from_cpu = (i + nr - 1) % nr };
 		t[i].cross_inflight = depth / 2 < 1 ? 1 :
 				      depth / 2 > CROSS_INFLIGHT ? CROSS_INFLIGHT :
 				      depth / 2;
@@ -205,6 +225,7 @@ static int run_time(struct tags *tags, unsigned int nr, bool cross,
 	}
 	printf("%.2f\t%.4f\n", ns / pairs, (double)retries / (pairs * nr));
 	free(t);
+	free(rings);
 	return 0;
 }
 
@@ -255,8 +276,9 @@ int main(int argc, char **argv)
 	cross = !strcmp(argv[4], "cross");
 	depth = atoi(argv[5]);
 	pairs = strtoul(argv[6], NULL, 10);
-	if (nr < 1 || nr > 2 || (cross && nr != 2) || !depth || !pairs) {
-		fprintf(stderr, "bench-tags-native: 1 or 2 threads, cross needs 2, depth and pairs > 0\n");
+	if (nr < 1 || nr > KSHIM_MODEL_MAX_CPUS || (cross && nr < 2) || !depth || !pairs) {
+		fprintf(stderr, "bench-tags-native: 1 to %u threads, cross needs 2, depth and pairs > 0\n",
+			KSHIM_MODEL_MAX_CPUS);
 		return 2;
 	}
 	kshim_setup(nr);

@@ -1,10 +1,14 @@
 #!/bin/bash
 # Host test of the allocator instruments built in BUILD (bench/tags/build.sh):
-# the model's known-answer cases, a 2-CPU run of every allocator and
-# completion mode that must pass its own checks and give the same figures
-# twice with one seed, two waiters racing two frees on 1000 seeds without a
-# lost wakeup (on one wait queue, then on two; without and with spurious
-# wake-ups of the waiters), and a short native run of each allocator.
+# the model's known-answer cases (model-check: each count derived by hand,
+# one writer and seven readers 8 misses a round), a 2-CPU run of every
+# allocator and completion mode that must pass its own checks and give the
+# same figures twice with one seed, the optional fields (quantum, think
+# time, queues sharing the tags, batches) on small runs, the same line
+# giving the same figures whatever ran before it, two waiters racing two
+# frees on 1000 seeds without a lost wakeup (on one wait queue, then on
+# two; without and with spurious wake-ups of the waiters), and a short
+# native run of each allocator.
 #
 # usage: test-model.sh BUILD
 set -eu
@@ -17,6 +21,11 @@ scenarios=$(for alloc in sbitmap pool; do
 		echo "$alloc 2 2 8 4 $completion 2000 7"
 		echo "$alloc 4 2 64 1 $completion 2000 7"
 	done
+	# quantum 64 with think time; 2 queues sharing 16 tags; batches of 4
+	echo "$alloc 4 4 64 4 self 2000 7 64 200"
+	echo "$alloc 4 4 16 4 irq 2000 7 4 0 2"
+	echo "$alloc 4 4 64 8 irq 2000 7 4 0 1 4"
+	echo "$alloc 4 4 64 8 self 2000 7 16 50 1 4"
 done)
 first=$(echo "$scenarios" | "$build/scale")
 second=$(echo "$scenarios" | "$build/scale")
@@ -25,8 +34,20 @@ if [ "$first" != "$second" ]; then
 	diff <(echo "$first") <(echo "$second") || true
 	exit 1
 fi
-echo "$first" | cut -f1-9
-echo "test-model: 2-CPU model runs pass their checks and repeat exactly"
+echo "$first" | cut -f1-13,19-21
+echo "test-model: 2-CPU and 4-CPU model runs pass their checks and repeat exactly"
+
+# sbitmap's hints and the interleaving depend on the line alone.
+line="sbitmap 8 8 32 4 self 2000 3"
+alone=$(echo "$line" | "$build/scale" | tail -n1)
+after=$(printf '%s\n%s\n' "sbitmap 16 16 1023 1 irq 1000 5" "$line" | "$build/scale" | tail -n1)
+if [ "$alone" != "$after" ]; then
+	echo "test-model: a scenario gave other figures after another one:"
+	printf '%s\n%s\n' "$alone" "$after"
+	exit 1
+fi
+echo "test-model: a scenario gives the same figures whatever ran before it"
+
 # Waiters that share a wait queue, then waiters on two; then both again
 # with spurious wake-ups of the waiters' tasks.
 "$build/waitrace" 1000 2>/dev/null
