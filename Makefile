@@ -16,6 +16,7 @@
 #   make bench-tags-native   the allocators on this machine's cores (host)
 #   make bench-scale         the allocators on 1-256 simulated CPUs (host)
 #   make checkpatch, fuzz      the kernel's checks on our code; longer fuzzing
+#   make litmus     the pool's LKMM litmus tests with herd7 (host; in make test)
 #   make clean      build folders and test logs (keeps the unpacked source)
 #   make print-ksrc path of the prepared (patched) kernel source tree
 #
@@ -53,7 +54,7 @@ LOGS         := $(KCACHE)/logs
 	modules boot clean distclean \
 	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida \
 	bench-tags-native bench-scale \
-	bench-ida-native fuzz checkpatch report compare bench-budget
+	bench-ida-native fuzz checkpatch report compare bench-budget litmus
 
 # --- 1. Packages: installed when root, otherwise the one line to run. ---------
 deps:
@@ -141,7 +142,7 @@ guest_tests = KERNEL=$(KBUILD_$(1))/arch/x86/boot/bzImage VCPUS=$(VCPUS) MEM=$(M
 # Host tests first (userspace builds of our kernel code, from the patched
 # tree), then every guest/tests/*.sh in one boot of the test kernel.
 GUEST_TESTS  ?= $(sort $(wildcard guest/tests/*.sh))
-HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools
+HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools litmus
 FUZZ_SECONDS ?= 60
 TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
 host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
@@ -154,6 +155,10 @@ host-test-runner-tools  = guest/test-runner
 SHELL_SCRIPTS = $(shell find guest bench kernel-patches .ci -type f -not -path '*/fixtures/*' | sort | \
 	xargs awk 'FNR == 1 { if (FILENAME ~ /\.sh$$/ || /^\#!.*\/(env )?(ba)?sh/) print FILENAME; nextfile }')
 host-test-bench-model   = bench/tags/test-model.sh $(BT)/pool
+# The pool's litmus tests (kernel-patches/litmus/) with herd7 ($(HERD7), else
+# herd7 on PATH, else ../shared/tools/herd7) against the patched tree's
+# tools/memory-model; without herd7 it exits 77, recorded as skipped.
+host-test-litmus        = kernel-patches/litmus/run.sh $(KSRC)
 # Then GUEST_TESTS_RT, named rt-*, in a boot of the PREEMPT_RT kernel.
 GUEST_TESTS_RT ?= guest/tests/kunit-percpu_tags.sh guest/tests/null_blk-verify.sh
 test: drivers-test $(BT)/pool/.built $(if $(GUEST_TESTS_RT),$(KBUILD_rt)/.lab-built)
@@ -403,3 +408,10 @@ distclean: clean
 
 print-ksrc:
 	@echo $(KSRC)
+
+# The litmus tests alone: one line per test (expected and observed result),
+# then "litmus: N passed, N failed"; exit 77 without herd7.  The memory model
+# is Debian's, unpatched: this does not prepare the tree (make source does).
+#   in: kernel-patches/litmus/**/*.litmus, $(KSRC)/tools/memory-model
+litmus:
+	@kernel-patches/litmus/run.sh $(KSRC)
