@@ -17,6 +17,7 @@
 #: make bench-tags-native   the allocators on this machine's cores (host)
 #: make bench-scale   the allocators on 1-256 simulated CPUs (host)
 #: make checkpatch, fuzz    the kernel's checks on our code; longer fuzzing
+#: make litmus        the pool's LKMM litmus tests with herd7 (host; in make test)
 #: make clean         build folders and test logs (keeps the unpacked source)
 #: make print-ksrc    path of the prepared (patched) kernel source tree
 #:
@@ -63,7 +64,7 @@ LOGS         := $(KCACHE)/logs
 	modules boot clean distclean \
 	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida \
 	bench-tags-native bench-scale \
-	bench-ida-native fuzz checkpatch report compare check bench-budget bench-tree
+	bench-ida-native fuzz checkpatch report compare check bench-budget bench-tree litmus
 
 help:
 	@sed -n 's/^#: \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
@@ -160,7 +161,7 @@ test_suite = env MAKE="$(MAKE)" KCACHE=$(KCACHE) KSRC=$(KSRC) LOGS=$(LOGS) VCPUS
 # Host tests first (userspace builds of our kernel code, from the patched
 # tree), then every tests/guest/*.sh in one boot of the test kernel.
 GUEST_TESTS  ?= $(sort $(wildcard tests/guest/*.sh))
-HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools
+HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools litmus
 FUZZ_SECONDS ?= 60
 TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
 host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
@@ -173,8 +174,12 @@ host-test-runner-tools  = tests/test-runner
 SHELL_SCRIPTS = $(shell find guest tests bench configs kernel-patches .ci -type f -not -path '*/fixtures/*' | sort | \
 	xargs awk 'FNR == 1 { if (FILENAME ~ /\.sh$$/ || /^\#!.*\/(env )?(ba)?sh/) print FILENAME; nextfile }')
 host-test-bench-model   = bench/tags/test-model.sh $(BT)/pool
+# The pool's litmus tests (kernel-patches/litmus/) with herd7 ($(HERD7), else
+# herd7 on PATH, else ../shared/tools/herd7) against the patched tree's
+# tools/memory-model; without herd7 it exits 77, recorded as skipped.
+host-test-litmus        = kernel-patches/litmus/run.sh $(KSRC)
 host-test-%:
-	@$(or $(host-test-$*),$(error no host test $*; HOST_TESTS= some of: tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools))
+	@$(or $(host-test-$*),$(error no host test $*; HOST_TESTS= some of: tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools litmus))
 # Then GUEST_TESTS_RT, named rt-*, in a boot of the PREEMPT_RT kernel.
 GUEST_TESTS_RT ?= tests/guest/kunit-percpu_tags.sh tests/guest/null_blk-verify.sh
 test: drivers-test $(BT)/pool/.built $(if $(GUEST_TESTS_RT),$(KBUILD_rt)/.lab-built)
@@ -432,3 +437,10 @@ distclean: clean
 
 print-ksrc:
 	@echo $(KSRC)
+
+# The litmus tests alone: one line per test (expected and observed result),
+# then "litmus: N passed, N failed"; exit 77 without herd7.  The memory model
+# is Debian's, unpatched: this does not prepare the tree (make source does).
+#   in: kernel-patches/litmus/**/*.litmus, $(KSRC)/tools/memory-model
+litmus:
+	@kernel-patches/litmus/run.sh $(KSRC)
