@@ -18,6 +18,7 @@
 #: make bench-scale   the allocators on 1-256 simulated CPUs (host)
 #: make checkpatch, fuzz    the kernel's checks on our code; longer fuzzing
 #: make litmus        the pool's LKMM litmus tests with herd7 (host; in make test)
+#: make series-check  every patch applied in turn: checkpatch --strict, W=1 builds (in make test)
 #: make clean         build folders and test logs (keeps the unpacked source)
 #: make print-ksrc    path of the prepared (patched) kernel source tree
 #:
@@ -64,7 +65,7 @@ LOGS         := $(KCACHE)/logs
 	modules boot clean distclean \
 	print-ksrc deps source drivers-test drivers-bench bench-tags bench-ida \
 	bench-tags-native bench-scale \
-	bench-ida-native fuzz checkpatch report compare check bench-budget bench-tree litmus
+	bench-ida-native fuzz checkpatch report compare check bench-budget bench-tree litmus series-check
 
 help:
 	@sed -n 's/^#: \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
@@ -161,7 +162,7 @@ test_suite = env MAKE="$(MAKE)" KCACHE=$(KCACHE) KSRC=$(KSRC) LOGS=$(LOGS) VCPUS
 # Host tests first (userspace builds of our kernel code, from the patched
 # tree), then every tests/guest/*.sh in one boot of the test kernel.
 GUEST_TESTS  ?= $(sort $(wildcard tests/guest/*.sh))
-HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools litmus
+HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools litmus series-check
 FUZZ_SECONDS ?= 60
 TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
 host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
@@ -178,8 +179,13 @@ host-test-bench-model   = bench/tags/test-model.sh $(BT)/pool
 # herd7 on PATH, else ../shared/tools/herd7) against the patched tree's
 # tools/memory-model; without herd7 it exits 77, recorded as skipped.
 host-test-litmus        = kernel-patches/litmus/run.sh $(KSRC)
+# The series bisects: each patch in turn on the pristine tree, checkpatch
+# --strict on it and W=1 builds of the objects the series touched so far,
+# configured as the test kernel (a scratch worktree and build folder).
+host-test-series-check  = kernel-patches/series-check.sh $(KSRC) kernel-patches \
+	$(KBUILD_test)/.config $(KCACHE)/series-check
 host-test-%:
-	@$(or $(host-test-$*),$(error no host test $*; HOST_TESTS= some of: tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools litmus))
+	@$(or $(host-test-$*),$(error no host test $*; HOST_TESTS= some of: tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools litmus series-check))
 # Then GUEST_TESTS_RT, named rt-*, in a boot of the PREEMPT_RT kernel.
 GUEST_TESTS_RT ?= tests/guest/kunit-percpu_tags.sh tests/guest/null_blk-verify.sh
 test: drivers-test $(BT)/pool/.built $(if $(GUEST_TESTS_RT),$(KBUILD_rt)/.lab-built)
@@ -437,6 +443,11 @@ distclean: clean
 
 print-ksrc:
 	@echo $(KSRC)
+
+# The series bisects (also a host test of make test).
+#   in: kernel-patches/, the test kernel's .config   out: $(KCACHE)/series-check/
+series-check: $(KBUILD_test)/.config
+	$(host-test-series-check)
 
 # The litmus tests alone: one line per test (expected and observed result),
 # then "litmus: N passed, N failed"; exit 77 without herd7.  The memory model

@@ -399,6 +399,16 @@ static inline unsigned long _find_next_bit(const unsigned long *addr,
 #define find_next_zero_bit(a, s, o)	_find_next_bit(a, s, o, true)
 #define find_first_bit(a, s)		_find_next_bit(a, s, 0, false)
 #define find_first_zero_bit(a, s)	_find_next_bit(a, s, 0, true)
+static inline unsigned long find_next_bit_wrap(const unsigned long *addr,
+					       unsigned long size, unsigned long offset)
+{
+	unsigned long bit = find_next_bit(addr, size, offset);
+
+	if (bit < size || offset == 0)
+		return bit;
+	bit = find_first_bit(addr, offset);
+	return bit < offset ? bit : size;
+}
 #define for_each_set_bit(bit, addr, size)				\
 	for ((bit) = find_first_bit((addr), (size)); (bit) < (size);	\
 	     (bit) = find_next_bit((addr), (size), (bit) + 1))
@@ -489,6 +499,8 @@ static inline void *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp)
 #define this_cpu_inc(var)		this_cpu_add(var, 1)
 #define this_cpu_dec(var)		this_cpu_add(var, -1)
 #define __this_cpu_read			this_cpu_read
+#define __this_cpu_inc_return(var)	(++(*this_cpu_ptr(&(var))))
+#define this_cpu_inc_return(var)	__this_cpu_inc_return(var)
 #define __this_cpu_write		this_cpu_write
 #define __this_cpu_add			this_cpu_add
 #define __this_cpu_inc			this_cpu_inc
@@ -506,6 +518,12 @@ static inline void *__alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp)
 #define for_each_possible_cpu(cpu)					\
 	for ((cpu) = 0; (cpu) < nr_cpu_ids; (cpu)++)
 #define for_each_online_cpu(cpu)	for_each_possible_cpu(cpu)
+struct cpumask {
+	unsigned long bits[NR_CPUS / BITS_PER_LONG];
+};
+#define cpumask_test_cpu(cpu, m)	(((m)->bits[(cpu) / BITS_PER_LONG] >> ((cpu) % BITS_PER_LONG)) & 1)
+#define cpumask_set_cpu(cpu, m)		((m)->bits[(cpu) / BITS_PER_LONG] |= 1UL << ((cpu) % BITS_PER_LONG))
+#define cpumask_clear(m)		memset((m), 0, sizeof(*(m)))
 #define cpus_read_lock()	do { } while (0)
 #define cpus_read_unlock()	do { } while (0)
 
@@ -877,6 +895,14 @@ static inline void __add_wait_queue(struct wait_queue_head *wq,
 				    struct wait_queue_entry *w)
 {
 	list_add(&w->entry, &wq->head);
+}
+static inline void __add_wait_queue_entry_tail(struct wait_queue_head *wq,
+					       struct wait_queue_entry *w);
+static inline void __add_wait_queue_entry_tail_exclusive(struct wait_queue_head *wq,
+							 struct wait_queue_entry *w)
+{
+	w->flags |= WQ_FLAG_EXCLUSIVE;
+	__add_wait_queue_entry_tail(wq, w);
 }
 static inline void __add_wait_queue_entry_tail(struct wait_queue_head *wq,
 					       struct wait_queue_entry *w)

@@ -25,8 +25,11 @@
  *   share, percpu_tag_pool_stats(); TAGS_POOL_API 1 (the first design)
  *   _prepare_wait(pool, entry, exclusive), _alloc_queued(pool),
  *   _finish_wait(pool, entry, pass_on), _account_wait().
- * build.sh sets TAGS_POOL_API from the header: 2 if it declares
- * percpu_tag_take_raced(), else 1.
+ *   TAGS_POOL_API 3 (the series split for review): percpu_tag_pool_init()
+ *   with the CPUs mapped to the queue, DEFINE_PERCPU_TAG_WAIT(),
+ *   _prepare_wait(pool, w, exclusive), _finish_wait(pool, w, used_wakeup).
+ * build.sh sets TAGS_POOL_API from the header: 3 if it declares
+ * percpu_tag_add_waiter(), 2 if percpu_tag_take_raced(), else 1.
  */
 #include <stdlib.h>
 
@@ -168,6 +171,19 @@ struct tags *tags_create(enum tags_kind kind, unsigned int depth,
 			goto fail;
 		}
 	} else if (kind == TAGS_POOL) {
+#if TAGS_POOL_API >= 3
+		struct cpumask cpus;
+		unsigned int cpu;
+
+		/* As blk-mq does: a cache for each CPU mapped to the queue. */
+		cpumask_clear(&cpus);
+		for (cpu = 0; cpu < (users ? users : nr_cpu_ids); cpu++)
+			cpumask_set_cpu(cpu, &cpus);
+		t->pool = kzalloc(sizeof(*t->pool), GFP_KERNEL);
+		if (!t->pool || percpu_tag_pool_init(t->pool, depth, &cpus))
+			goto fail;
+		t->bt->pool = t->pool;
+#else
 		t->pool = kzalloc(sizeof(*t->pool), GFP_KERNEL);
 		if (!t->pool || percpu_tag_pool_init(t->pool, depth))
 			goto fail;
@@ -175,6 +191,7 @@ struct tags *tags_create(enum tags_kind kind, unsigned int depth,
 		/* As blk-mq does, with the CPUs mapped to the queue. */
 		if (users && percpu_tag_pool_expect_users)
 			percpu_tag_pool_expect_users(t->pool, users);
+#endif
 	}
 	return t;
 fail:
@@ -225,7 +242,7 @@ unsigned long tags_blk_bytes(struct tags *t)
 unsigned int tags_stats(struct tags *t, unsigned long long *count,
 			const char *const **names)
 {
-#if TAGS_POOL_API >= 2
+#if TAGS_POOL_API == 2
 	struct percpu_tag_stats sum;
 	unsigned int i;
 
@@ -280,7 +297,9 @@ static int get_nowait(struct tags *t, struct blk_queue *q, bool queued)
 		return -1;
 	if (t->kind == TAGS_SBITMAP)
 		return __sbitmap_queue_get(t->sbq);
-#if TAGS_POOL_API >= 2
+#if TAGS_POOL_API >= 3
+	tag = percpu_tag_alloc(t->pool, GFP_NOWAIT);
+#elif TAGS_POOL_API == 2
 	tag = queued ? percpu_tag_alloc_queued(t->pool, UINT_MAX) :
 		       percpu_tag_alloc(t->pool, GFP_NOWAIT);
 #else
@@ -313,7 +332,34 @@ static int sbitmap_get_wait(struct tags *t, struct blk_queue *q)
 	return tag;
 }
 
-#if TAGS_POOL_API >= 2
+#if TAGS_POOL_API >= 3
+/*
+ * blk_mq_get_tag()'s loop for the pool, without running the queue or a
+ * change of hardware queue: try, queue, try, sleep; a tag found by the try
+ * that follows a sleep used the wake-up, one found before sleeping did not.
+ */
+static int pool_get_wait(struct tags *t, struct blk_queue *q)
+{
+	DEFINE_PERCPU_TAG_WAIT(w);
+	bool woke = false;
+	int got;
+
+	for (;;) {
+		got = get_nowait(t, q, false);
+		if (got >= 0)
+			break;
+		woke = false;
+		percpu_tag_prepare_wait(t->pool, &w, true);
+		got = get_nowait(t, q, true);
+		if (got >= 0)
+			break;
+		io_schedule();
+		woke = true;
+	}
+	percpu_tag_finish_wait(t->pool, &w, woke);
+	return got;
+}
+#elif TAGS_POOL_API == 2
 /* blk-mq's struct blk_mq_pool_wait: the entry and what its share is of. */
 struct pool_wait {
 	struct percpu_tag_wait wait;

@@ -29,10 +29,12 @@ while read -ra names; do
 done <"$kshim/headers"
 cp "$src"/include/linux/{sbitmap,percpu_tags,tag_ida}.h "$inc/linux/"
 
-# The pool's API generation for alloc.c: 2 from the second design on (its
-# wait steps with percpu_tag_take_raced()), 1 for the first design.
+# The pool's API generation for alloc.c: 3 for the series split for review
+# (percpu_tag_add_waiter()), 2 from the second design on (its wait steps
+# with percpu_tag_take_raced()), 1 for the first design.
 api=1
-if grep -q 'percpu_tag_take_raced' "$inc/linux/percpu_tags.h"; then api=2; fi
+if grep -q 'percpu_tag_add_waiter' "$inc/linux/percpu_tags.h"; then api=3
+elif grep -q 'percpu_tag_take_raced' "$inc/linux/percpu_tags.h"; then api=2; fi
 
 # Warnings as the kernel's build has them (it turns off pointer signedness).
 kflags=(-O2 -g -std=gnu11 -fno-strict-aliasing -Wall -Wno-pointer-sign
