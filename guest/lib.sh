@@ -102,26 +102,29 @@ lab_wait_blockdev() {
 }
 
 # lab_expect_tag_alloc DISK MODE: DISK's tags come from MODE (pool or
-# sbitmap), as its first hardware queue's flags in debugfs say.
+# sbitmap), as its first hardware queue's tags say in debugfs
+# (allocator=pool or allocator=sbitmap).
 lab_expect_tag_alloc() {
-	flags=/sys/kernel/debug/block/$1/hctx0/flags
-	want=TAG_POOL
-	[ "$2" = sbitmap ] && want=TAG_SBITMAP
-	grep -qw "$want" "$flags" || fail "$1: tags do not come from $2: $(cat "$flags")"
+	tags=/sys/kernel/debug/block/$1/hctx0/tags
+	grep -qx "allocator=$2" "$tags" ||
+		fail "$1: tags do not come from $2: $(grep '^allocator=' "$tags" || echo 'no allocator= line')"
 }
 
 # lab_expect_no_lost_tags DISK: DISK is idle and no tag of its hardware
 # queues (driver and scheduler tags) is left handed out: every pool has all
-# its tags free (nr_free=depth), every sbitmap none busy (busy=0).  Fails
-# when no debugfs file had either figure: the check must not pass vacuously.
+# its tags free (a pool's line of key=value pairs has nr_free=depth), every
+# sbitmap none busy (busy=0).  Fails when no debugfs file had either
+# figure: the check must not pass vacuously.
 lab_expect_no_lost_tags() {
 	local f n checked=0
 	for f in /sys/kernel/debug/block/"$1"/hctx*/tags /sys/kernel/debug/block/"$1"/hctx*/sched_tags; do
 		[ -r "$f" ] || continue
 		n=$(awk -v f="$f" '
-			/^depth=/ { depth = substr($0, 7) }
-			/^nr_free=/ { n++; free = substr($0, 9)
-				if (free != depth) { print f ": " free " of " depth " pool tags free" > "/dev/stderr"; lost = 1 } }
+			/(^| )nr_free=/ { n++; delete kv
+				for (i = 1; i <= NF; i++) { split($i, p, "="); kv[p[1]] = p[2] }
+				if (kv["nr_free"] != kv["depth"]) {
+					print f ": " kv["nr_free"] " of " kv["depth"] " pool tags free" > "/dev/stderr"; lost = 1 }
+				next }
 			/^busy=/ { n++; busy = substr($0, 6)
 				if (busy != 0) { print f ": " busy " sbitmap tags busy" > "/dev/stderr"; lost = 1 } }
 			END { print n + 0; exit lost }' "$f") || fail "$1 lost tags"
