@@ -4,13 +4,24 @@
 # "series".  The development tree is a git worktree of the prepared source:
 #   git -C "$(make -s print-ksrc)" worktree add -b dev DEVTREE pristine
 #
+# The cover letter, 0000-cover-letter.patch, gets its subject (first line)
+# and text from cover-letter.txt in this folder.
+#
 # usage: export-series.sh DEVTREE
 set -eu
 
 dev=$1
 here=$(cd "$(dirname "$0")" && pwd)
 rm -f "$here"/[0-9][0-9][0-9][0-9]-*.patch
-git -C "$dev" format-patch -q --no-signature -o "$here" pristine
+git -C "$dev" -c user.name="Tag Pool Lab" -c user.email=lab@localhost format-patch -q --no-signature --cover-letter -o "$here" pristine
+python3 - "$here/0000-cover-letter.patch" "$here/cover-letter.txt" <<'PY'
+import sys
+patch, text = sys.argv[1], open(sys.argv[2]).read()
+subject, _, blurb = text.partition("\n\n")
+s = open(patch).read()
+s = s.replace("*** SUBJECT HERE ***", subject.strip()).replace("*** BLURB HERE ***", blurb.strip())
+open(patch, "w").write(s)
+PY
 # Blank context lines become empty lines, which git am reads the same way.
 # checkpatch.pl run on these files from this repository takes them for
 # source files (they are tracked by git) and reports each " " line as
@@ -18,6 +29,6 @@ git -C "$dev" format-patch -q --no-signature -o "$here" pristine
 sed -i 's/^ $//' "$here"/[0-9][0-9][0-9][0-9]-*.patch
 {
 	echo "# Our kernel series, applied in this order to a pristine linux-source-6.12."
-	(cd "$here" && ls [0-9][0-9][0-9][0-9]-*.patch)
+	(cd "$here" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-')
 } >"$here/series"
 cat "$here/series"
