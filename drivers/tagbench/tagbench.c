@@ -35,6 +35,8 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 
+#include "lab_percpu_tag_stats.h"
+
 static unsigned int depths[8] = { 8, 32, 128, 1024 };
 static int nr_depths = 4;
 module_param_array(depths, uint, &nr_depths, 0444);
@@ -175,20 +177,6 @@ static int tagbench_thread_fn(void *data)
 }
 
 #ifdef CONFIG_PERCPU_TAGS_STATS
-/* The names of enum percpu_tag_stat, as percpu_tag_stat_names[] has them. */
-static const char *const tagbench_stat_names[] = {
-	[PERCPU_TAG_ALLOC_LOCAL]	= "alloc_local",
-	[PERCPU_TAG_ALLOC_SHARED]	= "alloc_shared",
-	[PERCPU_TAG_ALLOC_STOLEN]	= "alloc_stolen",
-	[PERCPU_TAG_REFILLS]		= "refills",
-	[PERCPU_TAG_RETURNS]		= "returns",
-	[PERCPU_TAG_SCARCE_ENTRIES]	= "scarce_entries",
-	[PERCPU_TAG_WAITS]		= "waits",
-	[PERCPU_TAG_FAILS]		= "fails",
-};
-
-static_assert(ARRAY_SIZE(tagbench_stat_names) == PERCPU_TAG_NR_STATS);
-
 /* " name=value" for each counter of @pool, summed over CPUs, into @buf. */
 static void tagbench_pool_counters(struct percpu_tag_pool *pool, char *buf,
 				   size_t size)
@@ -200,7 +188,7 @@ static void tagbench_pool_counters(struct percpu_tag_pool *pool, char *buf,
 	percpu_tag_pool_stats(pool, &s);
 	for (i = 0; i < PERCPU_TAG_NR_STATS; i++)
 		n += scnprintf(buf + n, size - n, " %s=%llu",
-			       tagbench_stat_names[i], s.count[i]);
+			       lab_percpu_tag_stat_names[i], s.count[i]);
 }
 #else
 static void tagbench_pool_counters(struct percpu_tag_pool *pool, char *buf,

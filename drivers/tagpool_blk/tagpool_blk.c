@@ -80,6 +80,8 @@
 #include <linux/string.h>
 #include <linux/xarray.h>
 
+#include "lab_percpu_tag_stats.h"
+
 #define TPB_MAX_DEVICES		16
 #define TPB_MAX_DEPTH		4096
 #define TPB_MAX_SIZE_MB		65536
@@ -617,20 +619,6 @@ static int tpb_init_tag_set(struct blk_mq_tag_set *set, void *driver_data)
 /* --- Telemetry -------------------------------------------------------- */
 
 #ifdef CONFIG_PERCPU_TAGS_STATS
-/* The names of enum percpu_tag_stat, as percpu_tag_stat_names[] has them. */
-static const char * const tpb_pool_stat_names[] = {
-	[PERCPU_TAG_ALLOC_LOCAL]	= "alloc_local",
-	[PERCPU_TAG_ALLOC_SHARED]	= "alloc_shared",
-	[PERCPU_TAG_ALLOC_STOLEN]	= "alloc_stolen",
-	[PERCPU_TAG_REFILLS]		= "refills",
-	[PERCPU_TAG_RETURNS]		= "returns",
-	[PERCPU_TAG_SCARCE_ENTRIES]	= "scarce_entries",
-	[PERCPU_TAG_WAITS]		= "waits",
-	[PERCPU_TAG_FAILS]		= "fails",
-};
-
-static_assert(ARRAY_SIZE(tpb_pool_stat_names) == PERCPU_TAG_NR_STATS);
-
 /* Adds the counters of @pool on @cpu to @s. */
 static void tpb_add_pool_cpu(struct percpu_tag_pool *pool, unsigned int cpu,
 			     struct percpu_tag_stats *s)
@@ -710,12 +698,12 @@ static void tpb_show_pool_stats(struct seq_file *m, struct tpb_dev *dev,
 		}
 	}
 	for (i = 0; i < PERCPU_TAG_NR_STATS; i++)
-		seq_printf(m, "%s%s %llu\n", prefix, tpb_pool_stat_names[i],
+		seq_printf(m, "%s%s %llu\n", prefix, lab_percpu_tag_stat_names[i],
 			   sum.count[i]);
 	for_each_possible_cpu(cpu)
 		for (i = 0; i < PERCPU_TAG_NR_STATS; i++)
 			seq_printf(m, "%scpu%u.%s %llu\n", prefix, cpu,
-				   tpb_pool_stat_names[i], delta[cpu].count[i]);
+				   lab_percpu_tag_stat_names[i], delta[cpu].count[i]);
 out:
 	kfree(delta);
 }
