@@ -162,7 +162,7 @@ test_suite = env MAKE="$(MAKE)" KCACHE=$(KCACHE) KSRC=$(KSRC) LOGS=$(LOGS) VCPUS
 # Host tests first (userspace builds of our kernel code, from the patched
 # tree), then every tests/guest/*.sh in one boot of the test kernel.
 GUEST_TESTS  ?= $(sort $(wildcard tests/guest/*.sh))
-HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools litmus series-check
+HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools dmesg-clean litmus series-check
 FUZZ_SECONDS ?= 60
 TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
 host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
@@ -170,6 +170,8 @@ host-test-tag_ida-fuzz  = $(MAKE) -s -C $(TAG_IDA_TOOLS) fuzz FUZZ_SECONDS=$(FUZ
 host-test-bench-tools   = env LAB_KSRC=$(KSRC) $(PY) -m labbench test
 host-test-shellcheck    = shellcheck -f gcc $(SHELL_SCRIPTS)
 host-test-runner-tools  = tests/test-runner
+# tests/guest/zz-dmesg-clean.sh on made-up logs: passes announced KUnit warnings only.
+host-test-dmesg-clean   = tests/test-dmesg-clean
 # Every shell script: *.sh and files whose #! line runs bash or sh
 # (shellcheck's settings: .shellcheckrc).
 SHELL_SCRIPTS = $(shell find guest tests bench configs kernel-patches .ci -type f -not -path '*/fixtures/*' | sort | \
@@ -185,7 +187,7 @@ host-test-litmus        = kernel-patches/litmus/run.sh $(KSRC)
 host-test-series-check  = kernel-patches/series-check.sh $(KSRC) kernel-patches \
 	$(KBUILD_test)/.config $(KCACHE)/series-check
 host-test-%:
-	@$(or $(host-test-$*),$(error no host test $*; HOST_TESTS= some of: tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools litmus series-check))
+	@$(or $(host-test-$*),$(error no host test $*; HOST_TESTS= some of: tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools dmesg-clean litmus series-check))
 # Then GUEST_TESTS_RT, named rt-*, in a boot of the PREEMPT_RT kernel.
 GUEST_TESTS_RT ?= tests/guest/kunit-percpu_tags.sh tests/guest/null_blk-verify.sh
 test: drivers-test $(BT)/pool/.built $(if $(GUEST_TESTS_RT),$(KBUILD_rt)/.lab-built)

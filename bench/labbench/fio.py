@@ -16,10 +16,32 @@ import pathlib
 # (lib/percpu_tags.c) names them in tagpool_blk's stats file (optionally
 # prefixed "req.") and in blk-mq's debugfs hctx*/tags; the host test
 # bench-tools checks this list against that array of the patched tree.
-POOL_COUNTERS = ("alloc_local", "alloc_refill", "alloc_stolen", "alloc_handed", "refills",
-                 "steals", "returns", "frees", "waits", "wait_ns", "fails")
-# Every successful allocation counts in exactly one of these.
-ALLOC_COUNTERS = POOL_COUNTERS[:4]
+POOL_COUNTERS = ("alloc_local", "alloc_shared", "alloc_stolen", "refills", "returns",
+                 "scarce_entries", "waits", "fails")
+# The counters of the pool before it was rewritten (2026-12-06), in the
+# telemetry of the runs committed until then; read, never written.
+OLD_POOL_COUNTERS = ("alloc_local", "alloc_refill", "alloc_stolen", "alloc_handed", "refills",
+                     "steals", "returns", "frees", "waits", "wait_ns", "fails")
+# Every successful allocation counts in exactly one of these: alloc_local,
+# alloc_shared, alloc_stolen now; alloc_local, alloc_refill, alloc_stolen,
+# alloc_handed in the old runs.  A pool has only the counters of its own
+# generation, so summing the union (missing counters as 0) fits both.
+ALLOC_COUNTERS = POOL_COUNTERS[:3] + ("alloc_refill", "alloc_handed")
+
+
+def pool_counters(keys, prefix=""):
+    """The pool counters of the generation that wrote KEYS (a telemetry
+    section): OLD_POOL_COUNTERS if it has one of their own names (after
+    PREFIX), else POOL_COUNTERS; in that order, so that the summaries of
+    old runs come out as they were made."""
+    old = any(prefix + k in keys for k in OLD_POOL_COUNTERS if k not in POOL_COUNTERS)
+    return OLD_POOL_COUNTERS if old else POOL_COUNTERS
+
+
+def steal_counter(counters):
+    """The counter of tags taken from another CPU's cache among COUNTERS
+    (keys): the old pool's "steals", else the kernel's "alloc_stolen"."""
+    return "steals" if "steals" in counters else "alloc_stolen"
 # tagpool_blk's own per-device counters.
 DEVICE_COUNTERS = ("requests_completed", "dev_resource", "device_tag_wait_ns")
 # The fio completion latency percentiles kept, as fio's JSON names them.

@@ -112,14 +112,17 @@ def per_io(total, ios, key, scale=1):
 
 
 def pool_figures(total, ios):
-    """A pool's figures from its summed counters (labbench.fio.POOL_COUNTERS)."""
+    """A pool's figures from its summed counters (labbench.fio.POOL_COUNTERS,
+    or OLD_POOL_COUNTERS in the runs committed before 2026-12-06: there
+    steals_per_mio counts "steals", now "alloc_stolen"; handed_per_mio and
+    wait_ns_per_io have no counter any more and are null)."""
     allocs = sum(total.get(k, 0) for k in fio.ALLOC_COUNTERS)
     has_pool = "alloc_local" in total
     return {
         "local_share": total["alloc_local"] / allocs if has_pool and allocs else None,
         "allocs_per_io": allocs / ios if has_pool and ios else None,
         "refills_per_mio": per_io(total, ios, "refills", 1e6),
-        "steals_per_mio": per_io(total, ios, "steals", 1e6),
+        "steals_per_mio": per_io(total, ios, fio.steal_counter(total), 1e6),
         "handed_per_mio": per_io(total, ios, "alloc_handed", 1e6),
         "waits_per_mio": per_io(total, ios, "waits", 1e6),
         "wait_ns_per_io": per_io(total, ios, "wait_ns"),
@@ -151,7 +154,7 @@ def contention(point, runs):
                     total[k] = total.get(k, 0) + d[s][k]
         for sums, pools, pre in ((total, request, prefix), (sched, sched_sources, "")):
             for s in pools:
-                for k in fio.POOL_COUNTERS:
+                for k in fio.pool_counters(d[s], pre):
                     if pre + k in d[s]:
                         sums[k] = sums.get(k, 0) + d[s][pre + k]
         total["_prefix"] = prefix

@@ -8,6 +8,7 @@ usage: python3 -m labbench tagbench RUN
 import json
 import statistics
 
+from . import fio
 from .stats import spread
 
 
@@ -41,14 +42,16 @@ def main(args):
             row[alloc] = {"ns_per_pair_median": statistics.median(ns),
                           "spread": round(spread(ns), 3), "reps": len(ns),
                           "ns_per_pair": ns}
+        # The pool's counters by the kernel's names (alloc_shared; steals
+        # are alloc_stolen), or the old pool's in runs before 2026-12-06
+        # (alloc_refill, steals); none without CONFIG_PERCPU_TAGS_STATS.
         pool_runs = by["pool"]
-        allocs = sum(r["alloc_local"] + r["alloc_refill"] + r["alloc_stolen"]
-                     for r in pool_runs)
+        allocs = sum(r.get(k, 0) for r in pool_runs for k in fio.ALLOC_COUNTERS)
         if allocs:
             row["pool"]["local_share"] = round(
                 sum(r["alloc_local"] for r in pool_runs) / allocs, 4)
             row["pool"]["steals_per_mop"] = round(
-                sum(r["steals"] for r in pool_runs) * 1e6 / allocs, 1)
+                sum(r.get(fio.steal_counter(r), 0) for r in pool_runs) * 1e6 / allocs, 1)
         row["ratio_pool_to_sbitmap"] = round(
             row["pool"]["ns_per_pair_median"] / row["sbitmap"]["ns_per_pair_median"], 3)
         rows.append(row)

@@ -22,7 +22,7 @@ import sys
 import tempfile
 import unittest
 
-from . import Status, dashboard, fio, matrix, stats
+from . import Status, dashboard, fio, matrix, stats, summary, tagbench
 
 FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -371,6 +371,40 @@ class CounterNames(unittest.TestCase):
         names = re.findall(r'\[PERCPU_TAG_[A-Z_]+\]\s*=\s*"([a-z_]+)"', text)
         self.assertTrue(names, "no percpu_tag_stat_names[] in lib/percpu_tags.c")
         self.assertEqual(fio.POOL_COUNTERS, tuple(names))
+
+
+class NewPoolCounters(unittest.TestCase):
+    """Telemetry of the pool with the kernel's counters (alloc_shared,
+    scarce_entries; no alloc_refill, alloc_handed, steals) beside that of
+    the old pool in the committed runs."""
+
+    def test_figures_of_the_new_counters(self):
+        total = {"alloc_local": 900, "alloc_shared": 60, "alloc_stolen": 40, "refills": 7,
+                 "returns": 3, "scarce_entries": 1, "waits": 2, "fails": 5}
+        f = summary.pool_figures(total, 1000)
+        self.assertEqual(f["local_share"], 0.9)
+        self.assertEqual(f["allocs_per_io"], 1.0)
+        self.assertEqual(f["steals_per_mio"], 40 * 1e3)
+        self.assertIsNone(f["handed_per_mio"])
+
+    def test_figures_of_the_old_counters(self):
+        total = {"alloc_local": 800, "alloc_refill": 100, "alloc_stolen": 50, "alloc_handed": 50,
+                 "steals": 9, "refills": 7, "waits": 2, "fails": 5}
+        f = summary.pool_figures(total, 1000)
+        self.assertEqual(f["local_share"], 0.8)
+        self.assertEqual(f["steals_per_mio"], 9 * 1e3)
+        self.assertEqual(f["handed_per_mio"], 50 * 1e3)
+
+    def test_sections_keep_their_generation(self):
+        self.assertEqual(fio.pool_counters({"req.alloc_shared": 1}, "req."), fio.POOL_COUNTERS)
+        self.assertEqual(fio.pool_counters({"alloc_refill": 1}), fio.OLD_POOL_COUNTERS)
+
+    def test_tagbench_line_with_the_kernels_names(self):
+        r = tagbench.parse("tagbench: alloc=pool depth=8 cpus=2 inflight=4 rep=1 ns_per_pair=300"
+                           " fails_per_mpair=0 alloc_local=90 alloc_shared=6 alloc_stolen=4"
+                           " refills=3 returns=1 scarce_entries=0 waits=0 fails=0")
+        self.assertEqual(sum(r.get(k, 0) for k in fio.ALLOC_COUNTERS), 100)
+        self.assertEqual(fio.steal_counter(r), "alloc_stolen")
 
 
 class MatrixBudget(unittest.TestCase):

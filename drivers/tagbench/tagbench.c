@@ -13,7 +13,11 @@
  * result line per run goes to the kernel log:
  *
  *   tagbench: alloc=pool depth=8 cpus=4 inflight=4 rep=1 ns_per_pair=812
- *     fails_per_pair=0.01 alloc_local=... (pool counters)
+ *     fails_per_mpair=10 alloc_local=... (pool counters)
+ *
+ * With CONFIG_PERCPU_TAGS_STATS the pool's lines end with its counters,
+ * summed over CPUs, named as the kernel's enum percpu_tag_stat: alloc_local,
+ * alloc_shared, alloc_stolen, refills, returns, scarce_entries, waits, fails.
  *
  * The module then refuses to stay loaded (-EAGAIN), like the kernel's
  * test modules, so that it can be loaded again with other parameters.
@@ -30,6 +34,8 @@
 #include <linux/sbitmap.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+
+#include "lab_percpu_tag_stats.h"
 
 static unsigned int depths[8] = { 8, 32, 128, 1024 };
 static int nr_depths = 4;
@@ -170,6 +176,27 @@ static int tagbench_thread_fn(void *data)
 	return 0;
 }
 
+#ifdef CONFIG_PERCPU_TAGS_STATS
+/* " name=value" for each counter of @pool, summed over CPUs, into @buf. */
+static void tagbench_pool_counters(struct percpu_tag_pool *pool, char *buf,
+				   size_t size)
+{
+	struct percpu_tag_stats s;
+	unsigned int i;
+	int n = 0;
+
+	percpu_tag_pool_stats(pool, &s);
+	for (i = 0; i < PERCPU_TAG_NR_STATS; i++)
+		n += scnprintf(buf + n, size - n, " %s=%llu",
+			       lab_percpu_tag_stat_names[i], s.count[i]);
+}
+#else
+static void tagbench_pool_counters(struct percpu_tag_pool *pool, char *buf,
+				   size_t size)
+{
+}
+#endif
+
 static int tagbench_cmp_u64(const void *a, const void *b)
 {
 	const u64 *x = a, *y = b;
@@ -182,7 +209,7 @@ static void tagbench_report(struct tagbench_run *run, unsigned int depth,
 			    unsigned int nr_threads)
 {
 	u64 *ns = kcalloc(nr_threads, sizeof(*ns), GFP_KERNEL);
-	struct percpu_tag_stats s = {};
+	char counters[256] = "";
 	u64 fails = 0;
 	unsigned int i;
 
@@ -194,14 +221,11 @@ static void tagbench_report(struct tagbench_run *run, unsigned int depth,
 	}
 	sort(ns, nr_threads, sizeof(*ns), tagbench_cmp_u64, NULL);
 	if (run->alloc == TAGBENCH_POOL)
-		percpu_tag_pool_stats(&run->pool, &s);
-	pr_info("alloc=%s depth=%u cpus=%u inflight=%u rep=%u ns_per_pair=%llu fails_per_mpair=%llu alloc_local=%llu alloc_refill=%llu alloc_stolen=%llu refills=%llu steals=%llu returns=%llu\n",
+		tagbench_pool_counters(&run->pool, counters, sizeof(counters));
+	pr_info("alloc=%s depth=%u cpus=%u inflight=%u rep=%u ns_per_pair=%llu fails_per_mpair=%llu%s\n",
 		tagbench_names[run->alloc], depth,
 		nr_threads, inflight, rep, ns[nr_threads / 2] / pairs,
-		fails * 1000000 / ((u64)pairs * nr_threads),
-		s.count[PERCPU_TAG_ALLOC_LOCAL], s.count[PERCPU_TAG_ALLOC_REFILL],
-		s.count[PERCPU_TAG_ALLOC_STOLEN], s.count[PERCPU_TAG_REFILLS],
-		s.count[PERCPU_TAG_STEALS], s.count[PERCPU_TAG_RETURNS]);
+		fails * 1000000 / ((u64)pairs * nr_threads), counters);
 	kfree(ns);
 }
 
@@ -220,7 +244,8 @@ static int tagbench_measure(enum tagbench_alloc alloc, unsigned int depth,
 	run->alloc = alloc;
 	ret = 0;
 	if (alloc == TAGBENCH_POOL)
-		ret = percpu_tag_pool_init(&run->pool, depth);
+		ret = percpu_tag_pool_init(&run->pool, depth,
+					   cpu_possible_mask);
 	else if (alloc == TAGBENCH_SBITMAP)
 		ret = sbitmap_queue_init_node(&run->sbq, depth, -1, false,
 					      GFP_KERNEL, NUMA_NO_NODE);

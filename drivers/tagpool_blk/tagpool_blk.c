@@ -20,8 +20,9 @@
  * GFP_NOIO from ->queue_rq().
  *
  * Request tags.  tag_alloc=pool or sbitmap picks where blk-mq takes this
- * driver's request tags from (BLK_MQ_F_TAG_POOL or BLK_MQ_F_TAG_SBITMAP on
- * the tag set), whatever blk-mq's default.
+ * driver's request tags from (BLK_MQ_TAG_ALLOC_POOL or
+ * BLK_MQ_TAG_ALLOC_SBITMAP in the tag set's ->tag_alloc), whatever blk-mq's
+ * default; tag_alloc=pool needs CONFIG_BLK_MQ_TAG_POOL.
  *
  * Device tags.  With device_tags=N, every command also takes one of N
  * device-wide tags, the way a host adapter hands out command slots, from
@@ -38,19 +39,27 @@
  * "key value" lines: requests_completed and dev_resource (->queue_rq()
  * refusals for lack of a device tag) are per-CPU counters of the device;
  * device_tag_wait_ns is the time from the first refusal on a hardware queue
- * to the next device tag allocated on that queue, summed; with
- * device_tag_alloc=pool follow the pool's counters summed over CPUs, then per
- * CPU as cpuN.<counter>.  With a shared tag space the pool counters are the
- * shared pool's.  With tag_alloc=pool the counters of blk-mq's request tag
- * pools follow, summed over the tag set's hardware queues, as req.<counter>
- * and req.cpuN.<counter>; with shared_tags=1 they are the one tag set's.
- * Writing anything to the file resets all of them.  Counters
- * are read and reset without stopping I/O, so a read during I/O is a
- * snapshot of counters taken at slightly different times, and a reset during
- * I/O may lose a few increments.  Once I/O is idle and with no reset in
- * between, alloc_local + alloc_refill + alloc_stolen == requests_completed
- * for a device with its own pool, and the same holds for the req.* counters
- * of a tag set that is not shared.
+ * to the next device tag allocated on that queue, summed.  With
+ * CONFIG_PERCPU_TAGS_STATS, the counters of the percpu tag pools follow,
+ * named as the kernel's enum percpu_tag_stat (alloc_local, alloc_shared,
+ * alloc_stolen, refills, returns, scarce_entries, waits, fails): with
+ * tag_alloc=pool those of blk-mq's request tag pools, summed over the tag
+ * set's hardware queues, as req.<counter>, then per CPU as
+ * req.cpuN.<counter> (with shared_tags=1 they are the one tag set's); with
+ * device_tag_alloc=pool those of the device tag pool, summed over CPUs as
+ * <counter>, then per CPU as cpuN.<counter> (with a shared tag space, the
+ * shared pool's).
+ *
+ * Writing anything to the file resets all of them.  The pools' counters
+ * cannot be reset: the driver keeps a copy of them, per CPU, taken at the
+ * reset and shows the difference.  Counters are read and reset without
+ * stopping I/O, so a read during I/O is a snapshot of counters taken at
+ * slightly different times, and a reset during I/O may lose a few of the
+ * driver's own increments.  Once I/O is idle and with no reset in between,
+ * alloc_local + alloc_shared + alloc_stolen == requests_completed for a
+ * device with its own pool (every tag handed out counts in exactly one of
+ * the three), and the same holds for the req.* counters of a tag set that
+ * is not shared.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -62,6 +71,7 @@
 #include <linux/hrtimer.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/percpu_tags.h>
 #include <linux/sbitmap.h>
@@ -69,6 +79,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/xarray.h>
+
+#include "lab_percpu_tag_stats.h"
 
 #define TPB_MAX_DEVICES		16
 #define TPB_MAX_DEPTH		4096
@@ -186,6 +198,14 @@ struct tpb_dev {
 	struct xarray pages;
 	struct tpb_pcpu_stats __percpu *stats;
 	atomic64_t device_tag_wait_ns;
+	/*
+	 * The pools' counters per possible CPU at the last reset, of the
+	 * request tags and of the device tags.
+	 */
+	struct percpu_tag_stats *req_base;
+	struct percpu_tag_stats *dev_base;
+	/* Serializes reads and resets of the stats file (the bases). */
+	struct mutex stats_lock;
 	struct dentry *dbg_dir;
 	bool added;
 };
@@ -268,6 +288,11 @@ static int tpb_validate_params(void)
 	if (i < 0)
 		return -EINVAL;
 	tpb_tag_alloc_kind = i;
+	if (tpb_tag_alloc_kind == TPB_TAGS_POOL &&
+	    !IS_ENABLED(CONFIG_BLK_MQ_TAG_POOL)) {
+		pr_err("tag_alloc=pool: the kernel has no CONFIG_BLK_MQ_TAG_POOL\n");
+		return -EINVAL;
+	}
 
 	tpb_nr_hw_queues = submit_queues ? submit_queues : num_possible_cpus();
 	return 0;
@@ -286,7 +311,8 @@ static struct tpb_tagspace *tpb_tagspace_create(struct tpb_dev *owner)
 	ts->owner = owner;
 	atomic_set(&ts->starved, 0);
 	if (tpb_device_tag_alloc_kind == TPB_TAGS_POOL)
-		ret = percpu_tag_pool_init(&ts->pool, device_tags);
+		ret = percpu_tag_pool_init(&ts->pool, device_tags,
+					   cpu_possible_mask);
 	else
 		ret = sbitmap_queue_init_node(&ts->sbq, device_tags, -1, false,
 					      GFP_KERNEL, NUMA_NO_NODE);
@@ -582,10 +608,8 @@ static int tpb_init_tag_set(struct blk_mq_tag_set *set, void *driver_data)
 	set->numa_node = NUMA_NO_NODE;
 	set->cmd_size = sizeof(struct tpb_cmd);
 	set->flags = BLK_MQ_F_SHOULD_MERGE;
-	if (tpb_tag_alloc_kind == TPB_TAGS_POOL)
-		set->flags |= BLK_MQ_F_TAG_POOL;
-	else
-		set->flags |= BLK_MQ_F_TAG_SBITMAP;
+	set->tag_alloc = tpb_tag_alloc_kind == TPB_TAGS_POOL ?
+		BLK_MQ_TAG_ALLOC_POOL : BLK_MQ_TAG_ALLOC_SBITMAP;
 	if (blocking || memory_backed)
 		set->flags |= BLK_MQ_F_BLOCKING;
 	set->driver_data = driver_data;
@@ -594,74 +618,121 @@ static int tpb_init_tag_set(struct blk_mq_tag_set *set, void *driver_data)
 
 /* --- Telemetry -------------------------------------------------------- */
 
-/*
- * Call @fn on each request tag pool of @set: one per hardware queue, or the
- * one its hardware queues share.
- */
-static void tpb_visit_req_pools(struct blk_mq_tag_set *set,
-				void (*fn)(struct percpu_tag_pool *pool,
-					   void *data),
-				void *data)
+#ifdef CONFIG_PERCPU_TAGS_STATS
+/* Adds the counters of @pool on @cpu to @s. */
+static void tpb_add_pool_cpu(struct percpu_tag_pool *pool, unsigned int cpu,
+			     struct percpu_tag_stats *s)
 {
-	struct blk_mq_tags *prev = NULL;
+	const struct percpu_tag_stats *c = per_cpu_ptr(pool->stats, cpu);
 	unsigned int i;
 
+	for (i = 0; i < PERCPU_TAG_NR_STATS; i++)
+		s->count[i] += READ_ONCE(c->count[i]);
+}
+
+/*
+ * The counters on @cpu of @dev's request tag pools: one per hardware queue
+ * of its tag set, or the one they share.  Returns false if the tag set
+ * takes its tags from sbitmap queues.
+ */
+static bool tpb_req_pools_cpu(struct tpb_dev *dev, unsigned int cpu,
+			      struct percpu_tag_stats *s)
+{
+	bool found = false;
+#ifdef CONFIG_BLK_MQ_TAG_POOL
+	struct blk_mq_tag_set *set = dev->set;
+	struct blk_mq_tags *prev = NULL;
+	unsigned int i;
+#endif
+
+	memset(s, 0, sizeof(*s));
+#ifdef CONFIG_BLK_MQ_TAG_POOL
 	for (i = 0; i < set->nr_hw_queues; i++) {
 		struct blk_mq_tags *tags = set->tags[i];
 
-		if (tags && tags != prev && tags->pool)
-			fn(tags->pool, data);
+		if (tags && tags != prev && tags->pool) {
+			tpb_add_pool_cpu(tags->pool, cpu, s);
+			found = true;
+		}
 		prev = tags;
 	}
+#endif
+	return found;
 }
 
-/* Sums of request tag pool counters: all CPUs, or one. */
-struct tpb_req_stats {
-	int cpu;	/* -1: all CPUs */
-	struct percpu_tag_stats sum;
-};
-
-static void tpb_add_req_stats(struct percpu_tag_pool *pool, void *data)
+/* The counters on @cpu of @dev's device tag pool; false if it has none. */
+static bool tpb_dev_pool_cpu(struct tpb_dev *dev, unsigned int cpu,
+			     struct percpu_tag_stats *s)
 {
-	struct tpb_req_stats *rs = data;
-	struct percpu_tag_stats s;
-	unsigned int i;
+	memset(s, 0, sizeof(*s));
+	if (!dev->ts || tpb_device_tag_alloc_kind != TPB_TAGS_POOL)
+		return false;
+	tpb_add_pool_cpu(&dev->ts->pool, cpu, s);
+	return true;
+}
 
-	if (rs->cpu < 0)
-		percpu_tag_pool_stats(pool, &s);
-	else
-		percpu_tag_pool_cpu_stats(pool, rs->cpu, &s);
+/*
+ * Prints the counters that @get reads, less those of @base: summed over
+ * CPUs as @prefix<counter>, then per CPU as @prefix"cpuN."<counter>.
+ * Each CPU's counters are read once, so that the sums are those of the
+ * per-CPU lines.
+ */
+static void tpb_show_pool_stats(struct seq_file *m, struct tpb_dev *dev,
+				const char *prefix,
+				bool (*get)(struct tpb_dev *dev, unsigned int cpu,
+					    struct percpu_tag_stats *s),
+				const struct percpu_tag_stats *base)
+{
+	struct percpu_tag_stats *delta, sum = {};
+	unsigned int cpu, i;
+
+	delta = kcalloc(nr_cpu_ids, sizeof(*delta), GFP_KERNEL);
+	if (!delta)
+		return;
+	for_each_possible_cpu(cpu) {
+		if (!get(dev, cpu, &delta[cpu]))
+			goto out;
+		for (i = 0; i < PERCPU_TAG_NR_STATS; i++) {
+			delta[cpu].count[i] -= base[cpu].count[i];
+			sum.count[i] += delta[cpu].count[i];
+		}
+	}
 	for (i = 0; i < PERCPU_TAG_NR_STATS; i++)
-		rs->sum.count[i] += s.count[i];
+		seq_printf(m, "%s%s %llu\n", prefix, lab_percpu_tag_stat_names[i],
+			   sum.count[i]);
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < PERCPU_TAG_NR_STATS; i++)
+			seq_printf(m, "%scpu%u.%s %llu\n", prefix, cpu,
+				   lab_percpu_tag_stat_names[i], delta[cpu].count[i]);
+out:
+	kfree(delta);
 }
 
-static void tpb_reset_req_stats(struct percpu_tag_pool *pool, void *data)
+static void tpb_show_pools(struct seq_file *m, struct tpb_dev *dev)
 {
-	percpu_tag_pool_reset_stats(pool);
+	tpb_show_pool_stats(m, dev, "req.", tpb_req_pools_cpu, dev->req_base);
+	tpb_show_pool_stats(m, dev, "", tpb_dev_pool_cpu, dev->dev_base);
 }
 
-static void tpb_show_req_stats(struct seq_file *m, struct tpb_dev *dev)
+/* Takes the pools' counters now as the zero of the stats file. */
+static void tpb_reset_pools(struct tpb_dev *dev)
 {
-	struct tpb_req_stats rs = { .cpu = -1 };
-	char prefix[24];
 	unsigned int cpu;
 
-	tpb_visit_req_pools(dev->set, tpb_add_req_stats, &rs);
-	percpu_tag_stats_show(m, "req.", &rs.sum);
 	for_each_possible_cpu(cpu) {
-		rs = (struct tpb_req_stats){ .cpu = cpu };
-		tpb_visit_req_pools(dev->set, tpb_add_req_stats, &rs);
-		snprintf(prefix, sizeof(prefix), "req.cpu%u.", cpu);
-		percpu_tag_stats_show(m, prefix, &rs.sum);
+		tpb_req_pools_cpu(dev, cpu, &dev->req_base[cpu]);
+		tpb_dev_pool_cpu(dev, cpu, &dev->dev_base[cpu]);
 	}
 }
+#else
+static void tpb_show_pools(struct seq_file *m, struct tpb_dev *dev) {}
+static void tpb_reset_pools(struct tpb_dev *dev) {}
+#endif /* CONFIG_PERCPU_TAGS_STATS */
 
 static int tpb_stats_show(struct seq_file *m, void *unused)
 {
 	struct tpb_dev *dev = m->private;
-	struct percpu_tag_stats s;
 	u64 completed = 0, dev_resource = 0;
-	char prefix[16];
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
@@ -674,18 +745,9 @@ static int tpb_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "dev_resource %llu\n", dev_resource);
 	seq_printf(m, "device_tag_wait_ns %lld\n",
 		   atomic64_read(&dev->device_tag_wait_ns));
-	if (tpb_tag_alloc_kind == TPB_TAGS_POOL)
-		tpb_show_req_stats(m, dev);
-
-	if (!dev->ts || tpb_device_tag_alloc_kind != TPB_TAGS_POOL)
-		return 0;
-	percpu_tag_pool_stats(&dev->ts->pool, &s);
-	percpu_tag_stats_show(m, "", &s);
-	for_each_possible_cpu(cpu) {
-		percpu_tag_pool_cpu_stats(&dev->ts->pool, cpu, &s);
-		snprintf(prefix, sizeof(prefix), "cpu%u.", cpu);
-		percpu_tag_stats_show(m, prefix, &s);
-	}
+	mutex_lock(&dev->stats_lock);
+	tpb_show_pools(m, dev);
+	mutex_unlock(&dev->stats_lock);
 	return 0;
 }
 
@@ -707,9 +769,9 @@ static ssize_t tpb_stats_write(struct file *file, const char __user *buf,
 		WRITE_ONCE(ps->dev_resource, 0);
 	}
 	atomic64_set(&dev->device_tag_wait_ns, 0);
-	tpb_visit_req_pools(dev->set, tpb_reset_req_stats, NULL);
-	if (dev->ts && tpb_device_tag_alloc_kind == TPB_TAGS_POOL)
-		percpu_tag_pool_reset_stats(&dev->ts->pool);
+	mutex_lock(&dev->stats_lock);
+	tpb_reset_pools(dev);
+	mutex_unlock(&dev->stats_lock);
 	return count;
 }
 
@@ -745,6 +807,9 @@ static void tpb_free_dev(struct tpb_dev *dev)
 		tpb_tagspace_destroy(dev->ts);
 	tpb_free_pages(dev);
 	free_percpu(dev->stats);
+	mutex_destroy(&dev->stats_lock);
+	kfree(dev->req_base);
+	kfree(dev->dev_base);
 	kfree(dev->queues);
 	kfree(dev);
 }
@@ -770,7 +835,10 @@ static int tpb_create_dev(unsigned int index)
 	dev->stats = alloc_percpu(struct tpb_pcpu_stats);
 	dev->queues = kcalloc(tpb_nr_hw_queues, sizeof(*dev->queues),
 			      GFP_KERNEL);
-	if (!dev->stats || !dev->queues)
+	dev->req_base = kcalloc(nr_cpu_ids, sizeof(*dev->req_base), GFP_KERNEL);
+	dev->dev_base = kcalloc(nr_cpu_ids, sizeof(*dev->dev_base), GFP_KERNEL);
+	mutex_init(&dev->stats_lock);
+	if (!dev->stats || !dev->queues || !dev->req_base || !dev->dev_base)
 		goto err;
 
 	if (device_tags) {

@@ -66,15 +66,14 @@ check_pool_invariant() {
 		completed=$((completed + n))
 	done
 	local_=$(counter "$1" "${p}alloc_local")
-	refill=$(counter "$1" "${p}alloc_refill")
+	shared_=$(counter "$1" "${p}alloc_shared")
 	stolen=$(counter "$1" "${p}alloc_stolen")
-	handed=$(counter "$1" "${p}alloc_handed")
 	waits=$(counter "$1" "${p}waits")
-	allocs=$((local_ + refill + stolen + handed))
-	echo "  ${p:-device }pool: requests_completed=$completed allocs=$allocs (local $local_, refill $refill, stolen $stolen, handed $handed) ${p}waits=$waits"
+	allocs=$((local_ + shared_ + stolen))
+	echo "  ${p:-device }pool: requests_completed=$completed allocs=$allocs (local $local_, shared $shared_, stolen $stolen) ${p}waits=$waits"
 	[ "$completed" -gt 0 ] || fail "requests_completed is 0 after fio"
 	[ "$allocs" = "$completed" ] ||
-		fail "${p}alloc_local+${p}alloc_refill+${p}alloc_stolen+${p}alloc_handed=$allocs != requests_completed=$completed"
+		fail "${p}alloc_local+${p}alloc_shared+${p}alloc_stolen=$allocs != requests_completed=$completed"
 }
 
 echo "== (a), (b) fio verify, completion modes x shared tags x allocators"
