@@ -15,7 +15,10 @@
 #: make check RUN=RUN a run's summaries made again from its raw files and checked
 #: make bench-tags, bench-ida, bench-ida-native   allocator microbenchmarks
 #: make bench-tags-native   the allocators on this machine's cores (host)
-#: make bench-scale   the allocators on 1-256 simulated CPUs (host)
+#: make bench-scale   the allocators on 1-256 simulated CPUs (host); it and
+#:                    bench-tags-native measure beside the pool: with POOL_BASE=REV
+#:                    the pool at REV, with POOL_WITHOUT=free_to the pool without
+#:                    percpu_tag_free_to()
 #: make checkpatch, fuzz    the kernel's checks on our code; longer fuzzing
 #: make litmus        the pool's LKMM litmus tests with herd7 (host; in make test)
 #: make series-check  every patch applied in turn: checkpatch --strict, W=1 builds (in make test)
@@ -383,9 +386,13 @@ bench-ida: bench-tree drivers-bench $(IDA_NATIVE)/native_ida
 # -fsanitize=thread hooks on simulated CPUs) and model-check.  POOL_BASE=REV
 # also builds the pool as this repository's series had it at REV
 # (bench/tags/pool-at-rev.sh), measured beside the current one.
+# POOL_WITHOUT=FEATURE also builds the current pool with one optimisation
+# taken out (bench/tags/pool-without.sh; free_to: percpu_tag_free_to(), so
+# frees go to the completing CPU's cache), labelled pool-without-FEATURE.
 # Results: results/DATE-COMMIT-native/ and -scale/ (results/README.md).
 BT_SRCS     := $(wildcard bench/kshim/* bench/tags/*.c bench/tags/*.h) bench/tags/build.sh
 POOL_BASE   ?=
+POOL_WITHOUT ?=
 PY          := PYTHONPATH=$(CURDIR)/bench python3
 $(BT)/pool/.built: $(SERIES_STAMP) $(BT_SRCS)
 	bench/tags/build.sh $(KSRC) $(@D) pool
@@ -394,8 +401,14 @@ $(BT)/base-%/.built: $(BT_SRCS) bench/tags/pool-at-rev.sh | source
 	bench/tags/pool-at-rev.sh $* $(KSRC) $(BT)/src-$*
 	bench/tags/build.sh $(BT)/src-$* $(@D) pool@$*
 	@touch $@
-BT_BUILT = $(BT)/pool/.built $(if $(POOL_BASE),$(BT)/base-$(POOL_BASE)/.built)
-BT_BINS  = --bin pool=$(BT)/pool $(if $(POOL_BASE),--bin pool@$(POOL_BASE)=$(BT)/base-$(POOL_BASE))
+$(BT)/without-%/.built: $(SERIES_STAMP) $(BT_SRCS) bench/tags/pool-without.sh
+	bench/tags/pool-without.sh $* $(KSRC) $(BT)/src-without-$*
+	bench/tags/build.sh $(BT)/src-without-$* $(@D) pool-without-$*
+	@touch $@
+BT_BUILT = $(BT)/pool/.built $(if $(POOL_BASE),$(BT)/base-$(POOL_BASE)/.built) \
+	$(if $(POOL_WITHOUT),$(BT)/without-$(POOL_WITHOUT)/.built)
+BT_BINS  = --bin pool=$(BT)/pool $(if $(POOL_BASE),--bin pool@$(POOL_BASE)=$(BT)/base-$(POOL_BASE)) \
+	$(if $(POOL_WITHOUT),--bin pool-without-$(POOL_WITHOUT)=$(BT)/without-$(POOL_WITHOUT))
 
 # ns per alloc+free pair on 1, 2, 4, ... THREADS pinned threads (ABBA,
 # BENCH_NATIVE_REPS; THREADS defaults to the cores), perf stat and perf c2c

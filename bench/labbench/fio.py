@@ -12,7 +12,7 @@ usage: python3 -m labbench fio FIO.json...
 import json
 import pathlib
 
-# Counters of a percpu tag pool, named as the kernel's percpu_tag_stat_names[]
+# Counters of a percpu tag pool, named as the kernel's percpu_tag_pool_show() prints them
 # (lib/percpu_tags.c) names them in tagpool_blk's stats file (optionally
 # prefixed "req.") and in blk-mq's debugfs hctx*/tags; the host test
 # bench-tools checks this list against that array of the patched tree.

@@ -9,9 +9,11 @@ bench-fastslow, where the point's figures are fio's first reporting group
 (the fast device) and the second (the slow one) is kept as load, not
 counted.  The commands run as programs (python3 -m labbench COMMAND), as the
 Makefile runs them; labbench.matrix counts a matrix's points as bench/guest/bench-run does.
+bench/tags/pool-without.sh takes out what it names and nothing else.
 
 usage: python3 -m labbench test      (bench/ on PYTHONPATH)
 """
+import difflib
 import json
 import os
 import pathlib
@@ -362,14 +364,15 @@ class Dashboard(unittest.TestCase):
 
 class CounterNames(unittest.TestCase):
     def test_pool_counters_are_the_kernels(self):
-        """labbench.fio.POOL_COUNTERS in the order of percpu_tag_stat_names[]
-        of the patched tree (LAB_KSRC, set by make test)."""
+        """labbench.fio.POOL_COUNTERS in the order percpu_tag_pool_show()
+        of the patched tree (LAB_KSRC, set by make test) prints them."""
         ksrc = os.environ.get("LAB_KSRC")
         if not ksrc:
             self.skipTest("LAB_KSRC is not set")
         text = (pathlib.Path(ksrc) / "lib/percpu_tags.c").read_text()
-        names = re.findall(r'\[PERCPU_TAG_[A-Z_]+\]\s*=\s*"([a-z_]+)"', text)
-        self.assertTrue(names, "no percpu_tag_stat_names[] in lib/percpu_tags.c")
+        show = text[text.find("void percpu_tag_pool_show("):]
+        names = re.findall(r'([a-z_]+)=%llu', show[:show.find("\n}\n")])
+        self.assertTrue(names, "no counters printed by percpu_tag_pool_show()")
         self.assertEqual(fio.POOL_COUNTERS, tuple(names))
 
 
@@ -405,6 +408,59 @@ class NewPoolCounters(unittest.TestCase):
                            " refills=3 returns=1 scarce_entries=0 waits=0 fails=0")
         self.assertEqual(sum(r.get(k, 0) for k in fio.ALLOC_COUNTERS), 100)
         self.assertEqual(fio.steal_counter(r), "alloc_stolen")
+
+class PoolWithout(unittest.TestCase):
+    """bench/tags/pool-without.sh on the patched tree (LAB_KSRC): free_to
+    takes percpu_tag_free_to() out and nothing else; it refuses an unknown
+    feature and a tree it finds nothing to take out of.  (That the ablated
+    build then has no definition of it: nm OUT/native-bench shows
+    "w percpu_tag_free_to", the pool's build "T percpu_tag_free_to".)"""
+    FILES = ("lib/percpu_tags.c", "lib/tag_ida.c", "lib/sbitmap.c",
+             "include/linux/percpu_tags.h", "include/linux/tag_ida.h",
+             "include/linux/sbitmap.h")
+    SCRIPT = FIXTURES.parent / "tags" / "pool-without.sh"
+
+    def setUp(self):
+        ksrc = os.environ.get("LAB_KSRC")
+        if not ksrc:
+            self.skipTest("LAB_KSRC is not set")
+        self.ksrc = pathlib.Path(ksrc)
+        if "percpu_tag_free_to" not in (self.ksrc / "include/linux/percpu_tags.h").read_text():
+            self.skipTest("the patched tree has no percpu_tag_free_to()")
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = pathlib.Path(tmp.name)
+
+    def without(self, feature, src, out):
+        return subprocess.run([str(self.SCRIPT), feature, str(src), str(out)],
+                              capture_output=True, text=True)
+
+    def test_free_to_removes_the_function_and_its_prototype_only(self):
+        out = self.tmp / "out"
+        res = self.without("free_to", self.ksrc, out)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        for f in self.FILES:
+            old, new = (self.ksrc / f).read_text(), (out / f).read_text()
+            with self.subTest(file=f):
+                if f not in ("lib/percpu_tags.c", "include/linux/percpu_tags.h"):
+                    self.assertEqual(new, old)
+                    continue
+                code = re.sub(r"/\*.*?\*/", "", new, flags=re.S)
+                self.assertNotIn("percpu_tag_free_to", code)
+                ops = difflib.SequenceMatcher(None, old.splitlines(), new.splitlines(),
+                                              autojunk=False).get_opcodes()
+                self.assertEqual({op for op, *_ in ops}, {"equal", "delete"})
+                gone = sum(i2 - i1 for op, i1, i2, _, _ in ops if op == "delete")
+                self.assertLess(gone, 40, "more than percpu_tag_free_to() removed")
+
+    def test_refuses_unknown_feature_and_a_tree_without_it(self):
+        res = self.without("no_such_feature", self.ksrc, self.tmp / "a")
+        self.assertNotEqual(res.returncode, 0)
+        self.assertIn("unknown feature", res.stderr)
+        self.assertEqual(self.without("free_to", self.ksrc, self.tmp / "b").returncode, 0)
+        res = self.without("free_to", self.tmp / "b", self.tmp / "c")
+        self.assertNotEqual(res.returncode, 0)
+        self.assertIn("nothing removed", res.stderr)
 
 
 class MatrixBudget(unittest.TestCase):
