@@ -12,10 +12,11 @@ usage: python3 -m labbench fio FIO.json...
 import json
 import pathlib
 
-# Counters of a percpu tag pool, named as the kernel's percpu_tag_pool_show() prints them
-# (lib/percpu_tags.c) names them in tagpool_blk's stats file (optionally
-# prefixed "req.") and in blk-mq's debugfs hctx*/tags; the host test
-# bench-tools checks this list against that array of the patched tree.
+# Counters of a percpu tag pool, in the order and with the names
+# percpu_tag_pool_show() (lib/percpu_tags.c) prints them; tagpool_blk's
+# stats file (optionally prefixed "req.") and blk-mq's debugfs hctx*/tags
+# use them too.  The host test bench-tools checks this list against the
+# patched tree.
 POOL_COUNTERS = ("alloc_local", "alloc_shared", "alloc_stolen", "refills", "returns",
                  "scarce_entries", "waits", "fails")
 # The counters of the pool before it was rewritten (2026-12-06), in the
