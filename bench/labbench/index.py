@@ -40,7 +40,7 @@ SCHEMA = "bench-index/1"
 NAME = "index.jsonl"
 # The summary schemas of the allocator runs, as labbench.tagsscale and
 # labbench.tagsnative write them.
-SCALE_SCHEMA, NATIVE_SCHEMA = "tags-scale/1", "tags-native/1"
+SCALE_SCHEMAS, NATIVE_SCHEMA = ("tags-scale/1", "tags-scale/2"), "tags-native/1"
 NATIVE_AIM = "no scenario slower than sbitmap (ns per pair, tagsnative's verdict)"
 
 
@@ -155,7 +155,7 @@ def entry(run):
     if schema == sm.SCHEMA:
         out["kind"] = "bench"
         out.update(bench_entry(run, summary))
-    elif schema == SCALE_SCHEMA:
+    elif schema in SCALE_SCHEMAS:
         out["kind"] = "bench-scale"
         out.update(scale_entry(summary))
     elif schema == NATIVE_SCHEMA:
