@@ -19,6 +19,8 @@
 #:                    bench-tags-native measure beside the pool: with POOL_BASE=REV
 #:                    the pool at REV, with POOL_WITHOUT=free_to the pool without
 #:                    percpu_tag_free_to()
+#: make model-mutants  the pool with known wait bugs put back, each found by
+#:                    the model's exhaustive cases (host; bench/tags/exhaust.c)
 #: make checkpatch, fuzz    the kernel's checks on our code; longer fuzzing
 #: make litmus        the pool's LKMM litmus tests with herd7 (host; in make test)
 #: make series-check  every patch applied in turn: checkpatch --strict, W=1 builds (in make test)
@@ -165,7 +167,7 @@ test_suite = env MAKE="$(MAKE)" KCACHE=$(KCACHE) KSRC=$(KSRC) LOGS=$(LOGS) VCPUS
 # Host tests first (userspace builds of our kernel code, from the patched
 # tree), then every tests/guest/*.sh in one boot of the test kernel.
 GUEST_TESTS  ?= $(sort $(wildcard tests/guest/*.sh))
-HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools dmesg-clean litmus series-check
+HOST_TESTS   ?= tag_ida-model tag_ida-fuzz bench-tools bench-model model-exhaustive shellcheck runner-tools dmesg-clean litmus series-check
 FUZZ_SECONDS ?= 60
 TAG_IDA_TOOLS = $(KSRC)/tools/testing/tag_ida
 host-test-tag_ida-model = $(MAKE) -s -C $(TAG_IDA_TOOLS) test
@@ -180,6 +182,9 @@ host-test-dmesg-clean   = tests/test-dmesg-clean
 SHELL_SCRIPTS = $(shell find guest tests bench configs kernel-patches .ci -type f -not -path '*/fixtures/*' | sort | \
 	xargs awk 'FNR == 1 { if (FILENAME ~ /\.sh$$/ || /^\#!.*\/(env )?(ba)?sh/) print FILENAME; nextfile }')
 host-test-bench-model   = bench/tags/test-model.sh $(BT)/pool
+# The pool's small wait cases, every schedule up to 1 or 2 preemptions
+# (bench/tags/exhaust.c; make model-mutants shows it finding known bugs).
+host-test-model-exhaustive = $(BT)/pool/exhaust
 # The pool's litmus tests (kernel-patches/litmus/) with herd7 ($(HERD7), else
 # herd7 on PATH, else ../shared/tools/herd7) against the patched tree's
 # tools/memory-model; without herd7 it exits 77, recorded as skipped.
@@ -190,7 +195,7 @@ host-test-litmus        = kernel-patches/litmus/run.sh $(KSRC)
 host-test-series-check  = kernel-patches/series-check.sh $(KSRC) kernel-patches \
 	$(KBUILD_test)/.config $(KCACHE)/series-check
 host-test-%:
-	@$(or $(host-test-$*),$(error no host test $*; HOST_TESTS= some of: tag_ida-model tag_ida-fuzz bench-tools bench-model shellcheck runner-tools dmesg-clean litmus series-check))
+	@$(or $(host-test-$*),$(error no host test $*; HOST_TESTS= some of: tag_ida-model tag_ida-fuzz bench-tools bench-model model-exhaustive shellcheck runner-tools dmesg-clean litmus series-check))
 # Then GUEST_TESTS_RT, named rt-*, in a boot of the PREEMPT_RT kernel.
 GUEST_TESTS_RT ?= tests/guest/kunit-percpu_tags.sh tests/guest/null_blk-verify.sh
 test: drivers-test $(BT)/pool/.built $(if $(GUEST_TESTS_RT),$(KBUILD_rt)/.lab-built)
@@ -405,6 +410,19 @@ $(BT)/without-%/.built: $(SERIES_STAMP) $(BT_SRCS) bench/tags/pool-without.sh
 	bench/tags/pool-without.sh $* $(KSRC) $(BT)/src-without-$*
 	bench/tags/build.sh $(BT)/src-without-$* $(@D) pool-without-$*
 	@touch $@
+# The pool with a known wait bug put back (bench/tags/pool-mutant.sh): the
+# exhaustive cases must find each, as a lost wake-up.
+MUTANTS := finish_wait free_order
+$(BT)/mutant-%/.built: $(SERIES_STAMP) $(BT_SRCS) bench/tags/pool-mutant.sh
+	bench/tags/pool-mutant.sh $* $(KSRC) $(BT)/src-mutant-$*
+	bench/tags/build.sh $(BT)/src-mutant-$* $(@D) pool-mutant-$*
+	@touch $@
+model-mutants: $(foreach m,$(MUTANTS),$(BT)/mutant-$(m)/.built)
+	@for m in $(MUTANTS); do \
+		if $(BT)/mutant-$$m/exhaust free1 free2 2>/dev/null; then \
+			echo "model-mutants: $$m not found"; exit 1; fi; \
+	done; echo "model-mutants: every mutant found"
+.PHONY: model-mutants
 BT_BUILT = $(BT)/pool/.built $(if $(POOL_BASE),$(BT)/base-$(POOL_BASE)/.built) \
 	$(if $(POOL_WITHOUT),$(BT)/without-$(POOL_WITHOUT)/.built)
 BT_BINS  = --bin pool=$(BT)/pool $(if $(POOL_BASE),--bin pool@$(POOL_BASE)=$(BT)/base-$(POOL_BASE)) \

@@ -43,7 +43,10 @@
  *   (to any memory, from instrumented code) drawn from a seeded generator
  *   (mean: the quantum), then the scheduler picks a runnable CPU at random.  The same seed gives the same
  *   interleaving and the same counts.  A CPU that spins on a lock yields, so
- *   the holder runs; a lock stays held across switches.
+ *   the holder runs; a lock stays held across switches.  (In the exhaustive
+ *   mode, kshim_model_explore() in runtime.h, each access is instead a
+ *   point where the CPU to run is a choice, and runs enumerate the choices
+ *   depth-first.)
  * - Sleeping: schedule() with a task state other than TASK_RUNNING takes the
  *   CPU off the run queue until a wake-up function finds its task.  If every
  *   CPU that has not finished sleeps, the run stops with an error: the
@@ -125,6 +128,9 @@ static uint64_t sched_rng;
 static unsigned int mean_quantum = 4;
 static void (*run_fn)(unsigned int cpu, void *arg);
 static void *run_arg;
+static struct kshim_explore *explore;	/* exhaustive mode, else NULL */
+static struct mcpu *next_cpu;		/* explore_pick()'s choice to run next */
+static const void *explore_pc;		/* the access at the point, for the trace */
 static uint64_t vclock;		/* counted accesses and think time: the clock */
 static uint64_t nr_accesses;	/* counted accesses since kshim_setup() */
 
@@ -469,11 +475,153 @@ static void switch_out(void)
 }
 
 /*
+ * Exhaustive mode: the CPU to run at a scheduling point of @kind, taken from
+ * the choice sequence being replayed, or the first option past its end (and
+ * recorded).  The options: at a preemption point or a harness's yield the
+ * running CPU first (so that choice 0 switches nowhere), then the other
+ * runnable CPUs by id; where the running CPU stops (sleeps, parks,
+ * finishes) the runnable CPUs.  One option is no choice and is not
+ * recorded.  A spin (cpu_relax(): a CPU waiting for a lock, or for what
+ * another CPU is to write) is no choice either: it passes to the next
+ * runnable CPU by id, round, so that spinning CPUs cannot pass the turn
+ * between them forever while the holder waits.
+ */
+static struct mcpu *explore_pick(enum kshim_point kind)
+{
+	struct mcpu *opts[KSHIM_MODEL_MAX_CPUS];
+	unsigned int n = 0, i, j, c, pos;
+	struct kshim_explore *x = explore;
+
+	if (kind == KSHIM_POINT_SPIN) {
+		struct mcpu *m = cur;
+
+		/* The next runnable CPU by id after this one, round: no choice. */
+		for (i = 0; i < nr_runq; i++)
+			if (runq[i] != cur &&
+			    (m == cur || (runq[i]->id + nr_cpu_ids - cur->id) % nr_cpu_ids <
+					 (m->id + nr_cpu_ids - cur->id) % nr_cpu_ids))
+				m = runq[i];
+		return m;
+	}
+	if (kind != KSHIM_POINT_STOP)
+		opts[n++] = cur;
+	for (i = 0; i < nr_runq; i++) {
+		if (runq[i] == cur)
+			continue;
+		for (j = n; j > (kind != KSHIM_POINT_STOP) &&
+			    opts[j - 1]->id > runq[i]->id; j--)
+			opts[j] = opts[j - 1];
+		opts[j] = runq[i];
+		n++;
+	}
+	if (n == 1)
+		return opts[0];
+	pos = x->len++;
+	if (pos >= KSHIM_EXPLORE_MAX) {
+		x->overflow = true;
+		return opts[0];
+	}
+	if (pos < x->prefix) {
+		c = x->choice[pos];
+		if (c >= n || (x->kind[pos] != KSHIM_POINT_ANY && x->kind[pos] != kind)) {
+			fprintf(stderr, "kshim model: replay differs at choice %u\n", pos);
+			exit(2);
+		}
+	} else {
+		c = x->choice[pos] = 0;
+	}
+	x->options[pos] = n;
+	x->kind[pos] = kind;
+	if (x->trace)
+		fprintf(stderr, "choice %u: %s of cpu%d: cpu%u of %u options%s %p\n", pos,
+			kind == KSHIM_POINT_PREEMPT ? "access" :
+			kind == KSHIM_POINT_YIELD ? "yield" : "stop",
+			cur ? (int)cur->id : -1, opts[c]->id, n,
+			kind == KSHIM_POINT_PREEMPT && c ? " (preemption)" : "",
+			kind == KSHIM_POINT_PREEMPT ? explore_pc : NULL);
+	return opts[c];
+}
+
+/* A preemption point before an access to the arena, in exhaustive mode. */
+static void explore_point(void)
+{
+	struct mcpu *m = explore_pick(KSHIM_POINT_PREEMPT);
+
+	if (m != cur) {
+		next_cpu = m;
+		switch_out();
+	}
+}
+
+void kshim_model_explore(struct kshim_explore *x)
+{
+	explore = x;
+	if (x)
+		x->len = x->prefix = 0;
+}
+
+/*
+ * The next choice sequence in depth-first order: the last choice that has an
+ * option left within the preemption bound takes it, and what came after it
+ * is forgotten (its first options are taken again and recorded).
+ */
+bool kshim_model_explore_next(struct kshim_explore *x)
+{
+	unsigned int used = 0, i;
+
+	for (i = 0; i < x->len && i < KSHIM_EXPLORE_MAX; i++)
+		used += x->kind[i] == KSHIM_POINT_PREEMPT && x->choice[i];
+	for (i = min(x->len, (unsigned int)KSHIM_EXPLORE_MAX); i-- > 0;) {
+		bool preempt = x->kind[i] == KSHIM_POINT_PREEMPT;
+
+		used -= preempt && x->choice[i];
+		if (x->choice[i] + 1u < x->options[i] && (!preempt || used < x->bound)) {
+			x->choice[i]++;
+			x->prefix = i + 1;
+			x->len = 0;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The choice sequence of the last run, as kshim_model_explore_replay() reads it. */
+void kshim_model_explore_print(const struct kshim_explore *x, FILE *f)
+{
+	unsigned int i, n = min(x->len, (unsigned int)KSHIM_EXPLORE_MAX);
+
+	/* Trailing first options are what a replay takes anyway. */
+	while (n && !x->choice[n - 1])
+		n--;
+	for (i = 0; i < n; i++)
+		fputc('0' + x->choice[i], f);
+	if (!n)
+		fputc('-', f);
+}
+
+/* Replay the choices of @seq (digits, as printed; "-" for none) in the next run. */
+int kshim_model_explore_replay(struct kshim_explore *x, const char *seq)
+{
+	unsigned int n = 0;
+
+	for (; *seq && *seq != '-'; seq++) {
+		if (*seq < '0' || *seq > '9' || n >= KSHIM_EXPLORE_MAX)
+			return -1;
+		x->choice[n++] = *seq - '0';
+	}
+	x->prefix = n;
+	x->len = 0;
+	/* Of no kind known yet: the run finds out. */
+	memset(x->kind, KSHIM_POINT_ANY, n);
+	return 0;
+}
+
+/*
  * Called before every load, store or atomic of instrumented code: switch CPUs
  * when the quantum is used up, then account the access.
  */
 static __attribute__((always_inline)) inline void
-access(const volatile void *addr, unsigned int size, int kind)
+access_at(const volatile void *addr, unsigned int size, int kind, bool marked)
 {
 	/* The hook's caller: the access in instrumented code. */
 	const void *pc = __builtin_return_address(0);
@@ -485,10 +633,19 @@ access(const volatile void *addr, unsigned int size, int kind)
 	 * run; only those to the arena (allocator memory, the CPUs' stacks
 	 * and tasks) are counted.
 	 */
-	if (cur && --cur->quantum <= 0)
-		switch_out();
-	if ((uintptr_t)(a - arena) >= ARENA_BYTES)
-		return;
+	if (explore) {
+		if ((uintptr_t)(a - arena) >= ARENA_BYTES)
+			return;
+		if (cur && (marked || !explore->marked_only)) {
+			explore_pc = pc;
+			explore_point();
+		}
+	} else {
+		if (cur && --cur->quantum <= 0)
+			switch_out();
+		if ((uintptr_t)(a - arena) >= ARENA_BYTES)
+			return;
+	}
 	cpu = kshim_cpu_id;
 	vclock++;
 	nr_accesses++;
@@ -500,6 +657,11 @@ access(const volatile void *addr, unsigned int size, int kind)
 		line_access(cpu, a + size - 1, kind, pc);
 }
 
+/* Atomics (READ_ONCE() and WRITE_ONCE() among them) and the scheduler's own. */
+#define access(a, n, kind)	access_at(a, n, kind, true)
+/* Plain loads and stores, volatile ones too (the kshim's are atomics). */
+#define plain_access(a, n, kind) access_at(a, n, kind, false)
+
 /* ---- ThreadSanitizer's hooks ------------------------------------------------------ */
 void __tsan_init(void) { }
 void __tsan_func_entry(void *pc) { }
@@ -510,14 +672,14 @@ void __tsan_vptr_update(void **p, void *v) { }
 void __tsan_vptr_read(void **p) { }
 
 #define PLAIN_HOOKS(n)							\
-void __tsan_read##n(void *a) { access(a, n, ACC_READ); }		\
-void __tsan_write##n(void *a) { access(a, n, ACC_WRITE); }		\
-void __tsan_unaligned_read##n(void *a) { access(a, n, ACC_READ); }	\
-void __tsan_unaligned_write##n(void *a) { access(a, n, ACC_WRITE); }	\
-void __tsan_volatile_read##n(void *a) { access(a, n, ACC_READ); }	\
-void __tsan_volatile_write##n(void *a) { access(a, n, ACC_WRITE); }	\
-void __tsan_read##n##_pc(void *a, void *pc) { access(a, n, ACC_READ); }	\
-void __tsan_write##n##_pc(void *a, void *pc) { access(a, n, ACC_WRITE); }
+void __tsan_read##n(void *a) { plain_access(a, n, ACC_READ); }		\
+void __tsan_write##n(void *a) { plain_access(a, n, ACC_WRITE); }		\
+void __tsan_unaligned_read##n(void *a) { plain_access(a, n, ACC_READ); }	\
+void __tsan_unaligned_write##n(void *a) { plain_access(a, n, ACC_WRITE); }	\
+void __tsan_volatile_read##n(void *a) { plain_access(a, n, ACC_READ); }	\
+void __tsan_volatile_write##n(void *a) { plain_access(a, n, ACC_WRITE); }	\
+void __tsan_read##n##_pc(void *a, void *pc) { plain_access(a, n, ACC_READ); }	\
+void __tsan_write##n##_pc(void *a, void *pc) { plain_access(a, n, ACC_WRITE); }
 PLAIN_HOOKS(1)
 PLAIN_HOOKS(2)
 PLAIN_HOOKS(4)
@@ -529,7 +691,7 @@ void __tsan_read_range(void *a, unsigned long n)
 	unsigned long i;
 
 	for (i = 0; i < n; i += 8)
-		access((char *)a + i, min(8UL, n - i), ACC_READ);
+		plain_access((char *)a + i, min(8UL, n - i), ACC_READ);
 }
 
 void __tsan_write_range(void *a, unsigned long n)
@@ -537,7 +699,7 @@ void __tsan_write_range(void *a, unsigned long n)
 	unsigned long i;
 
 	for (i = 0; i < n; i += 8)
-		access((char *)a + i, min(8UL, n - i), ACC_WRITE);
+		plain_access((char *)a + i, min(8UL, n - i), ACC_WRITE);
 }
 
 void *__tsan_memcpy(void *d, const void *s, unsigned long n)
@@ -674,10 +836,25 @@ static void runq_del(struct mcpu *m, enum cpu_state state)
 	m->state = state;
 }
 
+/* A switch point of the harness (@kind YIELD) or a spin (SPIN). */
+static void yield(enum kshim_point kind)
+{
+	struct mcpu *m;
+
+	if (!cur)
+		return;
+	if (explore) {
+		m = explore_pick(kind);
+		if (m == cur)
+			return;
+		next_cpu = m;
+	}
+	switch_out();
+}
+
 void kshim_model_yield(void)
 {
-	if (cur)
-		switch_out();
+	yield(KSHIM_POINT_YIELD);
 }
 
 uint64_t kshim_model_accesses(void)
@@ -700,7 +877,7 @@ void kshim_model_think(unsigned long accesses)
 
 void kshim_cpu_relax(void)
 {
-	kshim_model_yield();
+	yield(KSHIM_POINT_SPIN);
 }
 
 /*
@@ -957,6 +1134,8 @@ int kshim_model_run(unsigned int nr_running, uint64_t seed, unsigned int quantum
 	mean_quantum = quantum ? quantum : 1;
 	sched_rng = seed;
 	nr_runq = 0;
+	cur = NULL;
+	next_cpu = NULL;
 	for (i = 0; i < nr_running; i++)
 		cpu_prepare(&cpus[i], seed);
 
@@ -975,10 +1154,17 @@ int kshim_model_run(unsigned int nr_running, uint64_t seed, unsigned int quantum
 			ret = -1;
 			break;
 		}
-		/* One draw: the CPU from its high half, the quantum from its low. */
-		draw = kshim_rng_next(&sched_rng);
-		m = runq[(uint32_t)(draw >> 32) % nr_runq];
-		m->quantum = 1 + (uint32_t)draw % (2 * mean_quantum - 1);
+		if (explore) {
+			/* The CPU that preempted or yielded, else a choice. */
+			m = next_cpu ? next_cpu : explore_pick(KSHIM_POINT_STOP);
+			next_cpu = NULL;
+			m->quantum = INT_MAX;
+		} else {
+			/* One draw: the CPU from its high half, the quantum from its low. */
+			draw = kshim_rng_next(&sched_rng);
+			m = runq[(uint32_t)(draw >> 32) % nr_runq];
+			m->quantum = 1 + (uint32_t)draw % (2 * mean_quantum - 1);
+		}
 		cur = m;
 		kshim_cpu_id = m->id;
 		kshim_ctx_switch(&sched_sp, m->sp);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Bytes the kernel code holds, as the kernel's allocators would count them. */
 struct kshim_mem {
@@ -109,6 +110,40 @@ void kshim_model_wake(unsigned int cpu);
  * call it returns from it at once.  Not a harness wait (kshim_model_sleep()).
  */
 void kshim_model_wake_task(unsigned int cpu);
+/*
+ * Exhaustive mode (bounded): instead of random quanta, a scheduling point
+ * before every access of instrumented code to the arena (the allocator's
+ * memory, the CPUs' stacks and tasks; with @marked_only, before its atomics
+ * only: READ_ONCE(), WRITE_ONCE(), the atomic ops and the locks built on
+ * them), at every kshim_model_yield() and wherever a CPU stops running; at
+ * each the CPU to run is a choice, replayed from @choice and recorded.
+ * Choice 0 keeps the running CPU; another choice at an access is a
+ * preemption, and a sequence with more than @bound of them is not explored.
+ * A cpu_relax() passes to the next runnable CPU by id, with no choice.  kshim_model_explore(x)
+ * before kshim_model_run() turns the mode on (NULL: off) and starts from the
+ * all-first-options schedule; after each run, kshim_model_explore_next()
+ * moves to the next sequence depth-first, false when none is left.
+ */
+#define KSHIM_EXPLORE_MAX	8192
+enum kshim_point { KSHIM_POINT_PREEMPT, KSHIM_POINT_YIELD, KSHIM_POINT_STOP,
+		   KSHIM_POINT_SPIN, KSHIM_POINT_ANY };
+struct kshim_explore {
+	unsigned int bound;	/* preemptions allowed in a schedule */
+	unsigned int len;	/* choices the last run made */
+	unsigned int prefix;	/* choices the next run replays */
+	bool overflow;		/* a run made more than KSHIM_EXPLORE_MAX */
+	bool marked_only;	/* points before atomics only, not plain accesses */
+	bool trace;		/* print each choice on stderr */
+	uint8_t choice[KSHIM_EXPLORE_MAX];	/* the option taken, 0 first */
+	uint8_t options[KSHIM_EXPLORE_MAX];	/* how many there were */
+	uint8_t kind[KSHIM_EXPLORE_MAX];	/* enum kshim_point */
+};
+void kshim_model_explore(struct kshim_explore *x);
+bool kshim_model_explore_next(struct kshim_explore *x);
+/* The last run's choices as digits ("-" for none), for a replay. */
+void kshim_model_explore_print(const struct kshim_explore *x, FILE *f);
+/* Replay @seq, printed so, in the next run (its choices past it: first options). */
+int kshim_model_explore_replay(struct kshim_explore *x, const char *seq);
 /* Brackets one allocator call, for the count of remote per-CPU memory touched. */
 void kshim_model_op_begin(void);
 void kshim_model_counts(struct kshim_counts *sum);

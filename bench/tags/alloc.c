@@ -542,6 +542,15 @@ void tags_put_batch(struct tags *t, unsigned int *tags, unsigned int nr,
 		percpu_tag_free_batch(t->pool, tags, nr);
 }
 
+int tags_resize(struct tags *t, unsigned int depth)
+{
+#if TAGS_POOL_API >= 3
+	if (t->kind == TAGS_POOL)
+		return percpu_tag_pool_resize(t->pool, depth);
+#endif
+	return -EOPNOTSUPP;
+}
+
 unsigned int tags_nr_free(struct tags *t)
 {
 	if (t->kind == TAGS_SBITMAP)

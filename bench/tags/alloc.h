@@ -51,6 +51,11 @@ unsigned int tags_get_batch(struct tags *t, unsigned int *tags, unsigned int nr)
  */
 void tags_put_batch(struct tags *t, unsigned int *tags, unsigned int nr,
 		    unsigned int alloc_cpu);
+/*
+ * The pool's percpu_tag_pool_resize() to @depth, at most the depth it was
+ * created with: 0, or negative (an error, or no pool of that API).
+ */
+int tags_resize(struct tags *t, unsigned int depth);
 /* Tags that can be allocated now; exact when nothing runs concurrently. */
 unsigned int tags_nr_free(struct tags *t);
 /*

@@ -6,6 +6,8 @@
 #   OUT/model-check    (the model's known-answer cases)
 #   OUT/waitrace       (two waiters racing two frees, once per seed, on the model,
 #                       with or without spurious wake-ups)
+#   OUT/exhaust        (small cases of the pool's waits, every schedule up to a
+#                       preemption bound, on the model)
 # NAME labels the pool's source in the results ("pool", "pool@REV").
 #
 # usage: build.sh SRC OUT NAME
@@ -71,7 +73,7 @@ for f in "${kernel_files[@]}" "$tags/model-check-ops.c"; do
 		-c "$f" -o "$dir/$(basename "$f" .c).o"
 done
 for f in "$kshim/common.c" "$kshim/rt-model.c" "$tags/scale.c" "$tags/model-check.c" \
-	 "$tags/waitrace.c"; do
+	 "$tags/waitrace.c" "$tags/exhaust.c"; do
 	clang "${hflags[@]}" -DKSHIM_MODEL -c "$f" -o "$dir/$(basename "$f" .c).o"
 done
 link clang "$out.tmp/scale" "${kernel_files[@]}" "$kshim/common.c" \
@@ -80,6 +82,8 @@ link clang "$out.tmp/model-check" "$tags/model-check-ops.c" \
 	"$kshim/common.c" "$kshim/rt-model.c" "$tags/model-check.c"
 link clang "$out.tmp/waitrace" "${kernel_files[@]}" "$kshim/common.c" \
 	"$kshim/rt-model.c" "$tags/waitrace.c"
+link clang "$out.tmp/exhaust" "${kernel_files[@]}" "$kshim/common.c" \
+	"$kshim/rt-model.c" "$tags/exhaust.c"
 
 rm -rf "$out"
 mv "$out.tmp" "$out"
