@@ -18,7 +18,7 @@
 #: make bench-scale   the allocators on 1-256 simulated CPUs (host); it and
 #:                    bench-tags-native measure beside the pool: with POOL_BASE=REV
 #:                    the pool at REV, with POOL_WITHOUT=free_to the pool without
-#:                    percpu_tag_free_to()
+#:                    percpu_tag_free_to(), with POOL_STATS=1 the pool with its counters
 #: make model-mutants  the pool with known wait bugs put back, each found by
 #:                    the model's exhaustive cases (host; bench/tags/exhaust.c)
 #: make checkpatch, fuzz    the kernel's checks on our code; longer fuzzing
@@ -394,10 +394,15 @@ bench-ida: bench-tree drivers-bench $(IDA_NATIVE)/native_ida
 # POOL_WITHOUT=FEATURE also builds the current pool with one optimisation
 # taken out (bench/tags/pool-without.sh; free_to: percpu_tag_free_to(), so
 # frees go to the completing CPU's cache), labelled pool-without-FEATURE.
+# POOL_STATS=1 also builds the current pool with its contention counters
+# compiled in (CONFIG_PERCPU_TAGS_STATS, as the lab's kernels have them;
+# the other builds have them out, as the series' default), labelled
+# pool-stats: their cost per alloc+free in make bench-tags-native.
 # Results: results/DATE-COMMIT-native/ and -scale/ (results/README.md).
 BT_SRCS     := $(wildcard bench/kshim/* bench/tags/*.c bench/tags/*.h) bench/tags/build.sh
 POOL_BASE   ?=
 POOL_WITHOUT ?=
+POOL_STATS  ?=
 PY          := PYTHONPATH=$(CURDIR)/bench python3
 $(BT)/pool/.built: $(SERIES_STAMP) $(BT_SRCS)
 	bench/tags/build.sh $(KSRC) $(@D) pool
@@ -409,6 +414,9 @@ $(BT)/base-%/.built: $(BT_SRCS) bench/tags/pool-at-rev.sh | source
 $(BT)/without-%/.built: $(SERIES_STAMP) $(BT_SRCS) bench/tags/pool-without.sh
 	bench/tags/pool-without.sh $* $(KSRC) $(BT)/src-without-$*
 	bench/tags/build.sh $(BT)/src-without-$* $(@D) pool-without-$*
+	@touch $@
+$(BT)/stats/.built: $(SERIES_STAMP) $(BT_SRCS)
+	TAGS_CFLAGS=-DCONFIG_PERCPU_TAGS_STATS bench/tags/build.sh $(KSRC) $(@D) pool-stats
 	@touch $@
 # The pool with a known wait bug put back (bench/tags/pool-mutant.sh): the
 # exhaustive cases must find each, as a lost wake-up.
@@ -424,9 +432,10 @@ model-mutants: $(foreach m,$(MUTANTS),$(BT)/mutant-$(m)/.built)
 	done; echo "model-mutants: every mutant found"
 .PHONY: model-mutants
 BT_BUILT = $(BT)/pool/.built $(if $(POOL_BASE),$(BT)/base-$(POOL_BASE)/.built) \
-	$(if $(POOL_WITHOUT),$(BT)/without-$(POOL_WITHOUT)/.built)
+	$(if $(POOL_WITHOUT),$(BT)/without-$(POOL_WITHOUT)/.built) $(if $(POOL_STATS),$(BT)/stats/.built)
 BT_BINS  = --bin pool=$(BT)/pool $(if $(POOL_BASE),--bin pool@$(POOL_BASE)=$(BT)/base-$(POOL_BASE)) \
-	$(if $(POOL_WITHOUT),--bin pool-without-$(POOL_WITHOUT)=$(BT)/without-$(POOL_WITHOUT))
+	$(if $(POOL_WITHOUT),--bin pool-without-$(POOL_WITHOUT)=$(BT)/without-$(POOL_WITHOUT)) \
+	$(if $(POOL_STATS),--bin pool-stats=$(BT)/stats)
 
 # ns per alloc+free pair on 1, 2, 4, ... THREADS pinned threads (ABBA,
 # BENCH_NATIVE_REPS; THREADS defaults to the cores), perf stat and perf c2c

@@ -10,6 +10,9 @@
 #                       preemption bound, on the model)
 # NAME labels the pool's source in the results ("pool", "pool@REV").
 #
+# TAGS_CFLAGS (environment) is added to the kernel files' flags, e.g.
+# -DCONFIG_PERCPU_TAGS_STATS for the pool with its counters.
+#
 # usage: build.sh SRC OUT NAME
 set -eu
 
@@ -42,6 +45,8 @@ elif grep -q 'percpu_tag_take_raced' "$inc/linux/percpu_tags.h"; then api=2; fi
 kflags=(-O2 -g -std=gnu11 -fno-strict-aliasing -Wall -Wno-pointer-sign
 	-Wno-unused-function "-I$inc" "-I$kshim" "-DTAGS_POOL_NAME=\"$name\""
 	"-DTAGS_POOL_API=$api")
+# shellcheck disable=SC2206 # TAGS_CFLAGS is a list of flags
+kflags+=(${TAGS_CFLAGS:-})
 kernel_files=("$src/lib/percpu_tags.c" "$src/lib/tag_ida.c" "$src/lib/sbitmap.c" "$tags/alloc.c")
 hflags=(-O2 -g -Wall -Werror "-I$kshim")
 
