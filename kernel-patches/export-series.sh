@@ -29,6 +29,8 @@ PY
 sed -i 's/^ $//' "$here"/[0-9][0-9][0-9][0-9]-*.patch
 {
 	echo "# Our kernel series, applied in this order to a pristine linux-source-6.12."
-	(cd "$here" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-')
+	for p in "$here"/[0-9][0-9][0-9][0-9]-*.patch; do
+		case ${p##*/} in 0000-*) ;; *) echo "${p##*/}" ;; esac
+	done
 } >"$here/series"
 cat "$here/series"
