@@ -251,9 +251,11 @@ def sweep_section(e):
 # --- Aims -------------------------------------------------------------------------
 
 def aims(entries, kind):
-    """(the newest run of KIND with aims, its pool's aims, how many it
-    meets), or (None, [], 0)."""
-    e = newest(entries, lambda x: x["kind"] == kind and x.get("criteria"))
+    """(the newest full run of KIND with aims, its pool's aims, how many
+    it meets), or (None, [], 0)."""
+    # A full run, not a --quick one (a subset of the scenarios), if any.
+    e = (newest(entries, lambda x: x["kind"] == kind and x.get("criteria") and not x.get("quick"))
+         or newest(entries, lambda x: x["kind"] == kind and x.get("criteria")))
     if not e:
         return None, [], 0
     crit = [c for c in e["criteria"] if c["alloc"] == "pool"] or e["criteria"]

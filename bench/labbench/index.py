@@ -22,8 +22,10 @@ per kind:
    allocator median, min, max), p99_us, local_share, steals_per_mio,
    waits_per_mio, refusals_per_mio (per allocator);
  - bench-scale and bench-tags-native: criteria[] (alloc, aim, scenarios,
-   missed), and for native runs scenarios[] (name, per pool allocator its
-   ns ratio to sbitmap, verdict and instructions per pair);
+   missed), for scale runs model_check and quick (a --quick run, a subset
+   of the scenarios, which README's status passes over for a full one),
+   and for native runs scenarios[] (name, per pool allocator its ns ratio
+   to sbitmap, verdict and instructions per pair);
  - bench-tags: points[] (vcpus, depth, ns ratio pool/sbitmap);
  - bench-ida: points[] (ids, IDA/tag_ida ns per alloc and per free).
 
@@ -52,6 +54,12 @@ def rounded(x, digits=6):
 
 def read_json(path):
     return json.loads(path.read_text()) if path.exists() else None
+
+
+def vcpu_list(vcpus):
+    """Runs record their vCPU counts as a list; a few of 2026-12-06 as one
+    number."""
+    return [vcpus] if isinstance(vcpus, int) else vcpus
 
 
 def run_info(run):
@@ -111,7 +119,8 @@ def bench_entry(run, summary):
 def scale_entry(summary):
     return {"criteria": [{k: c[k] for k in ("alloc", "aim", "scenarios", "missed")}
                          for c in summary["criteria"]],
-            "model_check": summary.get("model_check", {}).get("passed")}
+            "model_check": summary.get("model_check", {}).get("passed"),
+            "quick": bool(summary.get("quick"))}
 
 
 def native_entry(summary):
@@ -149,7 +158,7 @@ def entry(run):
            "matrix": None, "only": False, "commit": info.get("commit"), "clean": clean,
            "date": info.get("date"),
            "host": f"{info.get('host_cpu') or '?'}, {info.get('host_cores') or '?'} cores",
-           "accelerator": info.get("accelerator"), "vcpus": info.get("vcpus"),
+           "accelerator": info.get("accelerator"), "vcpus": vcpu_list(info.get("vcpus")),
            "reps": None, "runtime_s": None}
     schema = summary.get("schema")
     if schema == sm.SCHEMA:
