@@ -36,7 +36,9 @@ while read -r patch _; do
 		--ignore UNKNOWN_COMMIT_ID "$patchdir/$patch") >"$work/checkpatch.log" 2>&1; then
 		why="checkpatch: $(grep -m1 -E ': (ERROR|WARNING|CHECK):' "$work/checkpatch.log" || tail -n1 "$work/checkpatch.log")"
 	fi
-	for f in $(git_t show --pretty= --name-only HEAD -- '*.c'); do
+	# Kernel objects only: tools/ holds userspace programs with their own
+	# makefiles.
+	for f in $(git_t show --pretty= --name-only HEAD -- '*.c' ':!tools/'); do
 		[ -f "$tree/$f" ] || continue
 		case " ${objects[*]} " in *" ${f%.c}.o "*) ;; *) objects+=("${f%.c}.o") ;; esac
 	done
