@@ -6,7 +6,9 @@
 #   freeing tag N", then the pool's "percpu_tags: freeing tag N, which is
 #   not handed out", then one WARNING at lib/percpu_tags.c;
 # - tag_ida_kunit's frees of unallocated ids: a line "expect a warning from
-#   freeing unallocated ids", then one WARNING at lib/tag_ida.c.
+#   freeing unallocated ids", then one WARNING at lib/tag_ida.c;
+# - the kernel's test_ida module (lib/test_ida.c): WARNINGs at lib/idr.c
+#   between its own markers "vvv Ignore" and "^^^ Warnings over".
 # Any other match of the patterns below fails, a second WARNING after one
 # announcement too.
 #
@@ -34,10 +36,16 @@ check() {
 			next
 		}
 		/expect a warning from freeing unallocated ids/ { ida_armed = 1; next }
+		/vvv Ignore/ { test_ida = 1; next }
+		/\^\^\^ Warnings over/ { test_ida = 0; next }
 		$0 ~ bad {
 			if (pool_msg && /WARNING: .* at lib\/percpu_tags\.c:/) {
 				print "expected (percpu_tags_kunit): " $0 > "/dev/stderr"
 				pool_tag = ""; pool_msg = 0
+				next
+			}
+			if (test_ida && /WARNING: .* at lib\/idr\.c:/) {
+				print "expected (test_ida): " $0 > "/dev/stderr"
 				next
 			}
 			if (ida_armed && /WARNING: .* at lib\/tag_ida\.c:/) {
