@@ -20,6 +20,9 @@ patch, text = sys.argv[1], open(sys.argv[2]).read()
 subject, _, blurb = text.partition("\n\n")
 s = open(patch).read()
 s = s.replace("*** SUBJECT HERE ***", subject.strip()).replace("*** BLURB HERE ***", blurb.strip())
+# The diffstat's "create mode" lines name new files by their full paths,
+# longer than a message line may be (checkpatch); the diffstat has them.
+s = "".join(l for l in s.splitlines(True) if not l.startswith((" create mode ", " delete mode ")))
 open(patch, "w").write(s)
 PY
 # Blank context lines become empty lines, which git am reads the same way.
