@@ -5,6 +5,21 @@
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "$*"; exit 77; }
 
+# lab_hotplug_cpus: set LAB_CPUS to every vCPU but the first (cpuN), the
+# ones a CPU-hotplug test takes offline; skips the test on one vCPU.
+lab_hotplug_cpus() {
+	LAB_CPUS=$(cd /sys/devices/system/cpu && echo cpu[1-9]*)
+	[ "$LAB_CPUS" != "cpu[1-9]*" ] || skip "one vCPU: nothing to take offline"
+}
+
+# lab_online_all: bring every vCPU of LAB_CPUS online again (EXIT traps).
+lab_online_all() {
+	local c
+	for c in $LAB_CPUS; do
+		echo 1 >"/sys/devices/system/cpu/$c/online" 2>/dev/null || true
+	done
+}
+
 # lab_modprobe MODULE [PARAM=VALUE...]: load a module built for this kernel.
 # Fails when it is loaded already: modprobe would keep the old parameters.
 lab_modprobe() {

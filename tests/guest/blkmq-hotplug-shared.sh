@@ -7,21 +7,15 @@
 set -eu
 . "$LAB_GUEST/lib.sh"
 
-cpus=$(cd /sys/devices/system/cpu && echo cpu[1-9]*)
-[ "$cpus" != "cpu[1-9]*" ] || skip "one vCPU: nothing to take offline"
-online_all() {
-	for c in $cpus; do
-		echo 1 >"/sys/devices/system/cpu/$c/online" 2>/dev/null || true
-	done
-}
-trap 'online_all; lab_rmmod null_blk 2>/dev/null || true' EXIT
+lab_hotplug_cpus
+trap 'lab_online_all; lab_rmmod null_blk 2>/dev/null || true' EXIT
 
 # churn STOPFILE TIMES: until STOPFILE exists, take each other vCPU offline
 # and back; the offline times in ms, one a line, into TIMES.
 churn() {
 	local c t0 n=0
 	while [ ! -e "$1" ]; do
-		for c in $cpus; do
+		for c in $LAB_CPUS; do
 			t0=$(date +%s%N)
 			echo 0 >"/sys/devices/system/cpu/$c/online" || fail "cannot offline $c"
 			echo $((($(date +%s%N) - t0) / 1000000)) >>"$2"

@@ -6,14 +6,8 @@
 set -eu
 . "$LAB_GUEST/lib.sh"
 
-cpus=$(cd /sys/devices/system/cpu && echo cpu[1-9]*)
-[ "$cpus" != "cpu[1-9]*" ] || skip "one vCPU: nothing to take offline"
-online_all() {
-	for c in $cpus; do
-		echo 1 >"/sys/devices/system/cpu/$c/online" 2>/dev/null || true
-	done
-}
-trap 'online_all; lab_rmmod null_blk 2>/dev/null || true; lab_tag_alloc pool' EXIT
+lab_hotplug_cpus
+trap 'lab_online_all; lab_rmmod null_blk 2>/dev/null || true; lab_tag_alloc pool' EXIT
 
 # churn STOPFILE: until STOPFILE exists, take each other vCPU offline and
 # back, switching the scheduler and writing nr_requests in between.
@@ -21,7 +15,7 @@ churn() {
 	local q=/sys/block/nullb0/queue i=0 c
 	local scheds=(none mq-deadline kyber bfq)
 	while [ ! -e "$1" ]; do
-		for c in $cpus; do
+		for c in $LAB_CPUS; do
 			echo 0 >"/sys/devices/system/cpu/$c/online" || fail "cannot offline $c"
 			echo "${scheds[i % 4]}" >"$q/scheduler" || fail "cannot switch scheduler"
 			echo $((8 << (i % 4))) >"$q/nr_requests" || fail "cannot write nr_requests"
