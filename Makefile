@@ -392,7 +392,7 @@ bench-ida: bench-tree drivers-bench $(IDA_NATIVE)/native_ida
 # also builds the pool as this repository's series had it at REV
 # (bench/tags/pool-at-rev.sh), measured beside the current one.
 # POOL_WITHOUT=FEATURE also builds the current pool with one optimisation
-# taken out (bench/tags/pool-without.sh; free_to: percpu_tag_free_to(), so
+# taken out (bench/tags/pool-variant.sh; free_to: percpu_tag_free_to(), so
 # frees go to the completing CPU's cache), labelled pool-without-FEATURE.
 # POOL_STATS=1 also builds the current pool with its contention counters
 # compiled in (CONFIG_PERCPU_TAGS_STATS, as the lab's kernels have them;
@@ -411,18 +411,18 @@ $(BT)/base-%/.built: $(BT_SRCS) bench/tags/pool-at-rev.sh | source
 	bench/tags/pool-at-rev.sh $* $(KSRC) $(BT)/src-$*
 	bench/tags/build.sh $(BT)/src-$* $(@D) pool@$*
 	@touch $@
-$(BT)/without-%/.built: $(SERIES_STAMP) $(BT_SRCS) bench/tags/pool-without.sh
-	bench/tags/pool-without.sh $* $(KSRC) $(BT)/src-without-$*
+$(BT)/without-%/.built: $(SERIES_STAMP) $(BT_SRCS) bench/tags/pool-variant.sh
+	bench/tags/pool-variant.sh without-$* $(KSRC) $(BT)/src-without-$*
 	bench/tags/build.sh $(BT)/src-without-$* $(@D) pool-without-$*
 	@touch $@
 $(BT)/stats/.built: $(SERIES_STAMP) $(BT_SRCS)
 	TAGS_CFLAGS=-DCONFIG_PERCPU_TAGS_STATS bench/tags/build.sh $(KSRC) $(@D) pool-stats
 	@touch $@
-# The pool with a known wait bug put back (bench/tags/pool-mutant.sh): the
+# The pool with a known wait bug put back (bench/tags/pool-variant.sh): the
 # exhaustive cases must find each, as a lost wake-up.
 MUTANTS := finish_wait free_order
-$(BT)/mutant-%/.built: $(SERIES_STAMP) $(BT_SRCS) bench/tags/pool-mutant.sh
-	bench/tags/pool-mutant.sh $* $(KSRC) $(BT)/src-mutant-$*
+$(BT)/mutant-%/.built: $(SERIES_STAMP) $(BT_SRCS) bench/tags/pool-variant.sh
+	bench/tags/pool-variant.sh mutant-$* $(KSRC) $(BT)/src-mutant-$*
 	bench/tags/build.sh $(BT)/src-mutant-$* $(@D) pool-mutant-$*
 	@touch $@
 model-mutants: $(foreach m,$(MUTANTS),$(BT)/mutant-$(m)/.built)

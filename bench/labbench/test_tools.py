@@ -9,7 +9,7 @@ bench-fastslow, where the point's figures are fio's first reporting group
 (the fast device) and the second (the slow one) is kept as load, not
 counted.  The commands run as programs (python3 -m labbench COMMAND), as the
 Makefile runs them; labbench.matrix counts a matrix's points as bench/guest/bench-run does.
-bench/tags/pool-without.sh takes out what it names and nothing else.
+bench/tags/pool-variant.sh without-free_to takes out what it names and nothing else.
 
 usage: python3 -m labbench test      (bench/ on PYTHONPATH)
 """
@@ -410,15 +410,15 @@ class NewPoolCounters(unittest.TestCase):
         self.assertEqual(fio.steal_counter(r), "alloc_stolen")
 
 class PoolWithout(unittest.TestCase):
-    """bench/tags/pool-without.sh on the patched tree (LAB_KSRC): free_to
+    """bench/tags/pool-variant.sh on the patched tree (LAB_KSRC): without-free_to
     takes percpu_tag_free_to() out and nothing else; it refuses an unknown
-    feature and a tree it finds nothing to take out of.  (That the ablated
+    variant and a tree it finds nothing to take out of.  (That the ablated
     build then has no definition of it: nm OUT/native-bench shows
     "w percpu_tag_free_to", the pool's build "T percpu_tag_free_to".)"""
     FILES = ("lib/percpu_tags.c", "lib/tag_ida.c", "lib/sbitmap.c",
              "include/linux/percpu_tags.h", "include/linux/tag_ida.h",
              "include/linux/sbitmap.h")
-    SCRIPT = FIXTURES.parent / "tags" / "pool-without.sh"
+    SCRIPT = FIXTURES.parent / "tags" / "pool-variant.sh"
 
     def setUp(self):
         ksrc = os.environ.get("LAB_KSRC")
@@ -432,7 +432,7 @@ class PoolWithout(unittest.TestCase):
         self.tmp = pathlib.Path(tmp.name)
 
     def without(self, feature, src, out):
-        return subprocess.run([str(self.SCRIPT), feature, str(src), str(out)],
+        return subprocess.run([str(self.SCRIPT), "without-" + feature, str(src), str(out)],
                               capture_output=True, text=True)
 
     def test_free_to_removes_the_function_and_its_prototype_only(self):
@@ -456,11 +456,11 @@ class PoolWithout(unittest.TestCase):
     def test_refuses_unknown_feature_and_a_tree_without_it(self):
         res = self.without("no_such_feature", self.ksrc, self.tmp / "a")
         self.assertNotEqual(res.returncode, 0)
-        self.assertIn("unknown feature", res.stderr)
+        self.assertIn("unknown variant", res.stderr)
         self.assertEqual(self.without("free_to", self.ksrc, self.tmp / "b").returncode, 0)
         res = self.without("free_to", self.tmp / "b", self.tmp / "c")
         self.assertNotEqual(res.returncode, 0)
-        self.assertIn("nothing removed", res.stderr)
+        self.assertIn("nothing changed", res.stderr)
 
 
 class MatrixBudget(unittest.TestCase):

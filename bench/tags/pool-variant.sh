@@ -1,0 +1,129 @@
+#!/bin/bash
+# Write into OUT the tag allocator sources of the kernel tree SRC, changed
+# as VARIANT says: lib/{percpu_tags,tag_ida,sbitmap}.c and include/linux/
+# their headers, in the same layout, as bench/tags/build.sh reads them.
+#
+# VARIANT is one of
+#   without-free_to     the pool with an optimisation taken out, measured
+#                       beside it (make bench-scale POOL_WITHOUT=free_to):
+#                       percpu_tag_free_to()'s kernel-doc, body and export,
+#                       and its prototype; bench/tags/alloc.c then frees with
+#                       percpu_tag_free() on the completing CPU (its weak
+#                       fallback for older pools).
+#   mutant-finish_wait  a known wait bug put back, for showing that
+#                       bench/tags/exhaust finds it (make model-mutants):
+#                       percpu_tag_finish_wait() decides whether the task was
+#                       woken from its entry before taking the queue's lock,
+#                       then dequeues it, and only then sets TASK_RUNNING: a
+#                       wake-up that removes the entry in between is taken
+#                       for none, and not passed on when the task got its tag
+#                       otherwise (the lost wake-up the lock fixed).  The
+#                       early TASK_RUNNING alone hides the unlocked look: a
+#                       wake-up of a running task fails and leaves the entry
+#                       queued, so both are put back.
+#   mutant-free_order   a free looks for waiters before it puts the tag back,
+#                       the wrong order against percpu_tag_prepare_wait()'s
+#                       queue bit then try: a waiter that queues and tries in
+#                       between finds no tag, and the free wakes nobody.
+# It fails if the text to change is not there exactly once, so that a
+# changed series is not measured unchanged under the variant's name.
+#
+# usage: pool-variant.sh VARIANT SRC OUT
+set -eu
+
+[ $# -eq 3 ] || { echo "usage: pool-variant.sh VARIANT SRC OUT" >&2; exit 2; }
+variant=$1 src=$2 out=$3
+known="without-free_to mutant-finish_wait mutant-free_order"
+case " $known " in
+*" $variant "*) ;;
+*)	echo "pool-variant: unknown variant '$variant' (known: $known)" >&2
+	exit 2 ;;
+esac
+
+rm -rf "$out"
+mkdir -p "$out/lib" "$out/include/linux"
+for f in lib/percpu_tags.c lib/tag_ida.c lib/sbitmap.c \
+	 include/linux/percpu_tags.h include/linux/tag_ida.h include/linux/sbitmap.h; do
+	cp "$src/$f" "$out/$f"
+done
+
+python3 - "$variant" "$out/lib/percpu_tags.c" "$out/include/linux/percpu_tags.h" <<'EOF'
+import re, sys
+
+variant, c_file, h_file = sys.argv[1:]
+
+
+def without(fn):
+    """An exported function: "/**\n * FN - ..." through "EXPORT_SYMBOL_GPL(FN);"
+    and the blank line after it in the .c file; its prototype, with its
+    continuation lines up to the ");", in the header."""
+    return [(c_file, re.compile(r"^/\*\*\n \* %s - (?:.*\n)*?EXPORT_SYMBOL(?:_GPL)?\(%s\);\n\n?"
+                                % (fn, fn), re.M), "", fn),
+            (h_file, re.compile(r"^void %s\([^;]*\);\n" % fn, re.M), "", fn)]
+
+
+def replace(old, new):
+    return [(c_file, re.compile(re.escape(old)), new, None)]
+
+
+edits = {
+    "without-free_to": without("percpu_tag_free_to"),
+    "mutant-finish_wait": replace(
+        """	__set_current_state(TASK_RUNNING);
+	if (!w->queued)
+		return;
+	w->queued = false;
+	if (!list_empty_careful(&w->entry.entry)) {
+		spin_lock_irqsave(&q->wq.lock, flags);
+		woken = list_empty(&w->entry.entry);
+		if (!woken) {
+			list_del_init(&w->entry.entry);
+			percpu_tag_update_waiting(pool, w->queue);
+		}
+		spin_unlock_irqrestore(&q->wq.lock, flags);
+	}
+""",
+        """	if (!w->queued) {
+		__set_current_state(TASK_RUNNING);
+		return;
+	}
+	w->queued = false;
+	woken = list_empty_careful(&w->entry.entry);
+	if (!woken) {
+		spin_lock_irqsave(&q->wq.lock, flags);
+		list_del_init(&w->entry.entry);
+		percpu_tag_update_waiting(pool, w->queue);
+		spin_unlock_irqrestore(&q->wq.lock, flags);
+	}
+	__set_current_state(TASK_RUNNING);
+"""),
+    "mutant-free_order": replace(
+        """	if (!percpu_tag_put(pool, i, tag)) {
+		tag_ida_free(&pool->ida, tag);
+		/* As the cmpxchg() of a put into a cache: a full barrier. */
+		smp_mb();
+	}
+	/* Pairs with set_current_state() in percpu_tag_prepare_wait(). */
+	state = READ_ONCE(pool->state);
+""",
+        """	state = READ_ONCE(pool->state);
+	if (!percpu_tag_put(pool, i, tag)) {
+		tag_ida_free(&pool->ida, tag);
+		smp_mb();
+	}
+"""),
+}
+for path, pattern, new, fn in edits[variant]:
+    with open(path) as f:
+        text = f.read()
+    changed, n = pattern.subn(lambda m: new, text)
+    if n != 1:
+        sys.exit(f"pool-variant: the text of {variant} found {n} times in {path}, "
+                 "not once: nothing changed")
+    # A function taken out must not take another's kernel-doc with it.
+    if fn and re.search(r"^/\*\*\n \* (?!%s )\w+ - " % fn, pattern.search(text).group(0), re.M):
+        sys.exit(f"pool-variant: the text removed from {path} spans more than {fn}")
+    with open(path, "w") as f:
+        f.write(changed)
+EOF
+echo "$variant" >"$out/VARIANT"
