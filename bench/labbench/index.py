@@ -56,12 +56,6 @@ def read_json(path):
     return json.loads(path.read_text()) if path.exists() else None
 
 
-def vcpu_list(vcpus):
-    """Runs record their vCPU counts as a list; a few of 2026-12-06 as one
-    number."""
-    return [vcpus] if isinstance(vcpus, int) else vcpus
-
-
 def run_info(run):
     """The run's run-info.json, and whether every part of it (vcpus-N/
     of a sweep) measured a clean tree: True, False or None (unknown)."""
@@ -158,7 +152,7 @@ def entry(run):
            "matrix": None, "only": False, "commit": info.get("commit"), "clean": clean,
            "date": info.get("date"),
            "host": f"{info.get('host_cpu') or '?'}, {info.get('host_cores') or '?'} cores",
-           "accelerator": info.get("accelerator"), "vcpus": vcpu_list(info.get("vcpus")),
+           "accelerator": info.get("accelerator"), "vcpus": info.get("vcpus"),
            "reps": None, "runtime_s": None}
     schema = summary.get("schema")
     if schema == sm.SCHEMA:
