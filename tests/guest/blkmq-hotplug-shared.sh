@@ -53,7 +53,7 @@ for mode in pool sbitmap; do
 	done
 	touch "$stop"
 	wait "$churner" || fail "CPU hotplug churn failed"
-	online_all
+	lab_online_all
 	sort -n "$times" | awk -v m="$mode" '{ t[NR] = $1; s += $1 }
 		END { if (NR) printf "tags from %s: %d offlines, ms: min %d median %d mean %d max %d\n",
 			m, NR, t[1], t[int((NR + 1) / 2)], s / NR, t[NR] }'

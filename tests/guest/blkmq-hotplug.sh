@@ -42,7 +42,7 @@ for mode in pool sbitmap; do
 		{ touch "$stop"; fail "fio verify failed under CPU hotplug, tags from $mode"; }
 	touch "$stop"
 	wait "$churner" || fail "CPU hotplug churn failed"
-	online_all
+	lab_online_all
 	echo none >/sys/block/nullb0/queue/scheduler
 	lab_expect_no_lost_tags nullb0
 	lab_rmmod null_blk
