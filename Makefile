@@ -160,7 +160,7 @@ guest_env = env TEST_TIMEOUT=$(TEST_TIMEOUT) LAB_REPO=$(CURDIR) LAB_GUEST=$(CURD
 # kernel; or GUEST_TESTS_KASAN in one boot of the KASAN kernel.  Last line
 # "N passed, N failed"; the logs and results.tap in $(LOGS)/test[-kasan]-DATE/.
 test_suite = env MAKE="$(MAKE)" KCACHE=$(KCACHE) KSRC=$(KSRC) LOGS=$(LOGS) VCPUS=$(VCPUS) MEM=$(MEM) \
-	TEST_MAXCPUS=$(TEST_MAXCPUS) TEST_DISK_SIZE=$(TEST_DISK_SIZE) TEST_TIMEOUT=$(TEST_TIMEOUT) \
+	TEST_MAXCPUS=$(TEST_MAXCPUS) TEST_DISK_SIZE=$(TEST_DISK_SIZE) TEST_DEVICES="$(TEST_DEVICES)" TEST_TIMEOUT=$(TEST_TIMEOUT) \
 	GUEST_TIMEOUT=$(GUEST_TIMEOUT) HOST_TESTS="$(HOST_TESTS)" GUEST_TESTS="$(GUEST_TESTS)" \
 	GUEST_TESTS_RT="$(GUEST_TESTS_RT)" GUEST_TESTS_KASAN="$(GUEST_TESTS_KASAN)" \
 	GUEST_TIMEOUT_KASAN=$(GUEST_TIMEOUT_KASAN) TEST_TIMEOUT_KASAN=$(TEST_TIMEOUT_KASAN) tests/test-suite
@@ -221,6 +221,11 @@ test-kasan: $(KBUILD_kasan)/.lab-drivers
 TEST_MAXCPUS  ?= 64
 # A sparse scratch disk for the virtio-blk tests (tests/guest/blkmq-virtio-loop.sh).
 TEST_DISK_SIZE ?= 256M
+# The emulated disks of the test kernel's boot (guest/qemu-devices): an NVMe
+# controller with two namespaces on one tag set, the second slow (100 I/Os
+# a second), and a virtio-scsi host with two LUNs; file-backed for verify=
+# (tests/guest/devices-*.sh).
+TEST_DEVICES ?= nvme:ns=2,slow=100,file,size=256M virtio-scsi:luns=2,file,size=256M
 TEST_TIMEOUT  ?= 420
 
 # --- 8. Benchmarks: a matrix of fio points on the bench kernel -> results/. ---

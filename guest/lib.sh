@@ -20,6 +20,45 @@ lab_online_all() {
 	done
 }
 
+# lab_cpu_churn STOPFILE TIMES: until STOPFILE exists, take each vCPU of
+# LAB_CPUS offline and back; each offline's time in ms, one a line, into
+# TIMES.  Says how many cycles ran.
+lab_cpu_churn() {
+	local c t0 n=0
+	while [ ! -e "$1" ]; do
+		for c in $LAB_CPUS; do
+			t0=$(date +%s%N)
+			echo 0 >"/sys/devices/system/cpu/$c/online" || fail "cannot offline $c"
+			echo $((($(date +%s%N) - t0) / 1000000)) >>"$2"
+			echo 1 >"/sys/devices/system/cpu/$c/online" || fail "cannot online $c"
+			n=$((n + 1))
+		done
+	done
+	echo "$n CPU offline/online cycles"
+}
+
+# lab_sched_churn PID DISK NONE_MAX: while process PID runs, switch DISK's
+# I/O scheduler round mq-deadline, kyber, bfq and none and write its
+# nr_requests 4, 16, 128 and 64 under each (under none only those up to
+# NONE_MAX, the tag set's depth: without a scheduler nr_requests cannot
+# pass it), shrinking and growing its driver or scheduler tags under I/O.
+# Sets LAB_ROUNDS to the number of full rounds.
+lab_sched_churn() {
+	local q=/sys/block/$2/queue sched nr
+	LAB_ROUNDS=0
+	while kill -0 "$1" 2>/dev/null; do
+		for sched in mq-deadline kyber bfq none; do
+			echo "$sched" >"$q/scheduler" || fail "cannot switch $2 to $sched"
+			for nr in 4 16 128 64; do
+				[ "$sched" = none ] && [ "$nr" -gt "$3" ] && continue
+				echo "$nr" >"$q/nr_requests" ||
+					fail "$2, $sched: writing nr_requests=$nr failed"
+			done
+		done
+		LAB_ROUNDS=$((LAB_ROUNDS + 1))
+	done
+}
+
 # lab_modprobe MODULE [PARAM=VALUE...]: load a module built for this kernel.
 # Fails when it is loaded already: modprobe would keep the old parameters.
 lab_modprobe() {
@@ -160,4 +199,57 @@ lab_watchdog() {
 		fail "hang: '$*' did not finish within ${secs}s (blocked tasks in dmesg)"
 	fi
 	return $status
+}
+
+# lab_find_disk SERIAL: the name of the emulated disk guest/run's DEVICES
+# attached with SERIAL: labnvmeK/NSID (namespace NSID of NVMe controller
+# labnvmeK), labvblkK (virtio-blk) or labscsiK-L (virtio-scsi LUN L); false
+# when no disk has it.
+lab_find_disk() {
+	local d s
+	for d in /sys/block/*; do
+		case ${d##*/} in
+		nvme*) s=$(tr -d ' ' <"$d/device/serial")/$(cat "$d/nsid") ;;
+		vd*) s=$(cat "$d/serial") ;;
+		sd*) s=$(tail -c +5 "$d/device/vpd_pg80" | tr -d '\0 ') ;;
+		*) continue ;;
+		esac 2>/dev/null
+		if [ "$s" = "$1" ]; then
+			echo "${d##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# lab_wait_disk SERIAL: lab_find_disk, waiting up to 60 s for the disk
+# (NVMe and SCSI find their disks after the driver's probe returns).
+lab_wait_disk() {
+	for _ in $(seq 600); do
+		lab_find_disk "$1" && return 0
+		sleep 0.1
+	done
+	echo "lab_wait_disk: no disk with serial $1" >&2
+	return 1
+}
+
+# lab_rebind_disk DISK MODE: unbind the driver of the device DISK hangs
+# off (nvme, virtio_scsi or virtio_blk) and bind it again with blk-mq's tag
+# allocation MODE, so that its tag set is made anew from MODE.  The disk's
+# name may change: find it again by its serial.
+lab_rebind_disk() {
+	local dev drv
+	dev=$(readlink -f "/sys/block/$1/device")
+	while [ "$dev" != / ]; do
+		drv=$(basename "$(readlink -f "$dev/driver" 2>/dev/null)")
+		case $drv in
+		nvme|virtio_scsi|virtio_blk) break ;;
+		esac
+		dev=$(dirname "$dev")
+	done
+	[ "$dev" != / ] || fail "$1 hangs off no nvme, virtio_scsi or virtio_blk device"
+	echo "${dev##*/}" >"$dev/driver/unbind" || fail "cannot unbind ${dev##*/} from $drv"
+	lab_tag_alloc "$2"
+	echo "${dev##*/}" >"$(readlink -f "$dev/subsystem")/drivers/$drv/bind" ||
+		fail "cannot bind ${dev##*/} to $drv"
 }

@@ -10,22 +10,6 @@ set -eu
 lab_hotplug_cpus
 trap 'lab_online_all; lab_rmmod null_blk 2>/dev/null || true' EXIT
 
-# churn STOPFILE TIMES: until STOPFILE exists, take each other vCPU offline
-# and back; the offline times in ms, one a line, into TIMES.
-churn() {
-	local c t0 n=0
-	while [ ! -e "$1" ]; do
-		for c in $LAB_CPUS; do
-			t0=$(date +%s%N)
-			echo 0 >"/sys/devices/system/cpu/$c/online" || fail "cannot offline $c"
-			echo $((($(date +%s%N) - t0) / 1000000)) >>"$2"
-			echo 1 >"/sys/devices/system/cpu/$c/online" || fail "cannot online $c"
-			n=$((n + 1))
-		done
-	done
-	echo "$n CPU offline/online cycles"
-}
-
 for mode in pool sbitmap; do
 	echo "== tags from $mode"
 	# blocking=1: null_blk's shared tag set takes its flags from the module
@@ -40,7 +24,7 @@ for mode in pool sbitmap; do
 	done
 	stop=$LAB_OUT/$LAB_TEST-$mode.done times=$LAB_OUT/logs/$LAB_TEST-$mode.times
 	rm -f "$stop" "$times"
-	churn "$stop" "$times" &
+	lab_cpu_churn "$stop" "$times" &
 	churner=$!
 	pids=
 	for d in nullb0 nullb1; do

@@ -7,7 +7,6 @@ set -eu
 . "$LAB_GUEST/lib.sh"
 
 trap 'lab_rmmod null_blk 2>/dev/null || true; lab_tag_alloc pool' EXIT
-q=/sys/block/nullb0/queue
 
 for mode in pool sbitmap; do
 	echo "== tags from $mode"
@@ -18,22 +17,10 @@ for mode in pool sbitmap; do
 	FIO_DEV=/dev/nullb0 FIO_JOBS=$(($(nproc) * 2)) FIO_SIZE=4M FIO_NAME=$mode \
 		lab_fio "$LAB_REPO/fio-jobs/verify-randwrite.fio" &
 	fio_pid=$!
-	rounds=0
-	while kill -0 "$fio_pid" 2>/dev/null; do
-		for sched in mq-deadline kyber bfq none; do
-			echo "$sched" >"$q/scheduler" || fail "cannot switch to $sched"
-			# Without a scheduler, nr_requests cannot pass the tag set's depth.
-			for nr in 4 16 128 64; do
-				[ "$sched" = none ] && [ "$nr" -gt 64 ] && continue
-				echo "$nr" >"$q/nr_requests" ||
-					fail "$sched: writing nr_requests=$nr failed"
-			done
-		done
-		rounds=$((rounds + 1))
-	done
+	lab_sched_churn "$fio_pid" nullb0 64
 	wait "$fio_pid" || fail "fio verify failed while switching schedulers, tags from $mode"
-	[ "$rounds" -ge 2 ] || fail "only $rounds round(s) of switches ran while fio did"
-	echo "$rounds rounds of scheduler switches"
+	[ "$LAB_ROUNDS" -ge 2 ] || fail "only $LAB_ROUNDS round(s) of switches ran while fio did"
+	echo "$LAB_ROUNDS rounds of scheduler switches"
 	lab_expect_no_lost_tags nullb0
 	lab_rmmod null_blk
 done

@@ -1,0 +1,73 @@
+# CPU offline on NVMe with two namespaces on the controller's one tag set
+# (no I/O scheduler, so both request queues share set->tags[i]), the second
+# namespace slow (100 I/Os a second, make test's TEST_DEVICES), tags from
+# the pool, then from sbitmap:
+#  1. 128 reads of the slow namespace in flight from the last vCPU, then
+#     that vCPU goes offline: the offline waits for them (about 1.3 s at
+#     100 I/Os a second) and the fast namespace's hardware queue, which
+#     holds none, waits for nothing of its own; the offline's time goes to
+#     the log and logs/NAME.times, for both allocators;
+#  2. fio verify=crc32c on both namespaces while every vCPU but the first
+#     goes offline and online, again and again.
+# No I/O may fail or hang, no tag be lost.
+set -eu
+. "$LAB_GUEST/lib.sh"
+
+lab_find_disk labnvme0/2 >/dev/null ||
+	skip "no NVMe namespace labnvme0/2 (make test attaches TEST_DEVICES: nvme:ns=2,slow=...)"
+lab_hotplug_cpus
+last=${LAB_CPUS##* }
+trap 'lab_online_all; lab_tag_alloc pool' EXIT
+: >"$LAB_OUT/logs/$LAB_TEST.times"
+
+for mode in pool sbitmap; do
+	echo "== tags from $mode"
+	lab_rebind_disk "$(lab_find_disk labnvme0/1)" "$mode"
+	fast=$(lab_wait_disk labnvme0/1) || fail "labnvme0/1 did not come back after the rebind"
+	slow=$(lab_wait_disk labnvme0/2) || fail "labnvme0/2 did not come back after the rebind"
+	lab_expect_tag_alloc "$fast" "$mode"
+	lab_expect_tag_alloc "$slow" "$mode"
+
+	# 1. One offline with the slow namespace's reads in flight.
+	taskset -c "${last#cpu}" fio --name=hold --filename="/dev/$slow" --rw=randread \
+		--bs=4k --direct=1 --ioengine=libaio --iodepth=128 --io_size=512k \
+		--output="$LAB_OUT/logs/$LAB_TEST-$mode-hold.txt" &
+	hold=$!
+	inflight=0
+	for _ in $(seq 300); do
+		read -r inflight _ <"/sys/block/$slow/inflight"
+		[ "$inflight" -lt 64 ] || break
+		sleep 0.05
+	done
+	[ "$inflight" -ge 64 ] || fail "only $inflight reads of $slow in flight"
+	t0=$(date +%s%N)
+	lab_watchdog 60 sh -c "echo 0 >/sys/devices/system/cpu/$last/online" ||
+		fail "cannot offline $last"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo 1 >"/sys/devices/system/cpu/$last/online"
+	wait "$hold" || fail "the held reads of $slow failed across the offline of $last"
+	echo "tags from $mode: offline of $last with $inflight reads of $slow in flight took $ms ms"
+	echo "$mode offline_ms=$ms inflight=$inflight" >>"$LAB_OUT/logs/$LAB_TEST.times"
+
+	# 2. Verify on both namespaces under CPU hotplug churn.
+	stop=$LAB_OUT/$LAB_TEST-$mode.done times=$LAB_OUT/logs/$LAB_TEST-$mode-churn.times
+	rm -f "$stop" "$times"
+	lab_cpu_churn "$stop" "$times" &
+	churner=$!
+	FIO_DEV=/dev/$fast FIO_JOBS=$(nproc) FIO_SIZE=4M FIO_NAME=$mode-fast \
+		lab_fio "$LAB_REPO/fio-jobs/verify-randwrite.fio" &
+	fio_fast=$!
+	FIO_DEV=/dev/$slow FIO_JOBS=1 FIO_SIZE=1M FIO_NAME=$mode-slow \
+		lab_fio "$LAB_REPO/fio-jobs/verify-randwrite.fio" ||
+		{ touch "$stop"; fail "fio verify failed on $slow under CPU hotplug, tags from $mode"; }
+	wait "$fio_fast" ||
+		{ touch "$stop"; fail "fio verify failed on $fast under CPU hotplug, tags from $mode"; }
+	touch "$stop"
+	wait "$churner" || fail "CPU hotplug churn failed"
+	lab_online_all
+	sort -n "$times" | awk -v m="$mode" '{ t[NR] = $1 }
+		END { if (NR) printf "tags from %s: %d offlines under verify, ms: median %d max %d\n",
+			m, NR, t[int((NR + 1) / 2)], t[NR] }'
+	lab_expect_no_lost_tags "$fast"
+	lab_expect_no_lost_tags "$slow"
+done
