@@ -242,7 +242,7 @@ bench-tree:
 		echo "bench: the tree has uncommitted changes (git status): commit them, or measure"; \
 		echo "bench: them anyway with BENCH_DIRTY=1 (the run is then marked dirty)"; exit 2; }
 
-# BENCH names a matrix in bench/matrix/ (default: about 25 minutes;
+# BENCH names a matrix in bench/matrix/ (default: about 33 minutes;
 # quick: about 2).  A run boots once per count of BENCH_VCPUS (default
 # matrix: 1 2 4 8; the others: VCPUS): at BENCH_FULL_VCPUS (VCPUS when it
 # is one of them, else the last) every point, at the other counts the
@@ -253,7 +253,8 @@ bench-tree:
 # BENCH_JOBS (fio jobs of every point: N, or Nx for N per vCPU) override
 # the matrix; BENCH_ONLY="NAME ..." runs only those points, at every count
 # (make bench BENCH_ONLY=null-scarce BENCH_VCPUS=2 BENCH_REPS=9).
-#   in:  bench/matrix/$(BENCH), fio-jobs/, the bench kernel and modules
+#   in:  bench/matrix/$(BENCH), fio-jobs/, the bench kernel and modules,
+#        the emulated disks BENCH_DEVICES
 #   out: results/DATE-TIME-COMMIT[-BENCH][-only]/ (results/README.md), the
 #        full count's run there and each other count's in vcpus-N/:
 #        points.tsv and runs.tsv (bench/guest/bench-run), summary.json and
@@ -269,6 +270,10 @@ BENCH_RUNTIME ?=
 BENCH_JOBS    ?=
 BENCH_ONLY    ?=
 BENCH_TIMEOUT ?= 3600
+# The disks QEMU emulates for the matrix's emulated: points (guest/qemu-devices),
+# on QEMU's null-co (no host I/O): NVMe with 4 namespaces, virtio-blk with
+# one queue and with one per vCPU, virtio-scsi with 4 LUNs.
+BENCH_DEVICES ?= nvme:ns=4 virtio-blk:queues=1 virtio-blk virtio-scsi:luns=4
 bench: bench-tree bench-budget drivers-bench
 	@run=$(call run_dir,$(if $(filter-out default,$(BENCH)),-$(BENCH))$(if $(BENCH_ONLY),-only)); \
 	mkdir -p $$run; echo "bench: results in $$run"; \
@@ -278,7 +283,7 @@ bench: bench-tree bench-budget drivers-bench
 		echo "bench: $$v vCPUs ($$part) into $$out"; \
 		bench/record-run $$out $$v bench; cp $(KBUILD_bench)/.config $$out/kernel.config; \
 		KERNEL=$(KBUILD_bench)/arch/x86/boot/bzImage VCPUS=$$v MEM=$(MEM) OUT=$(CURDIR)/$$out \
-			TIMEOUT=$(BENCH_TIMEOUT) guest/run $(call guest_env,bench) BENCH_MATRIX=$(CURDIR)/$(BENCH_MATRIX) \
+			TIMEOUT=$(BENCH_TIMEOUT) DEVICES="$(BENCH_DEVICES)" guest/run $(call guest_env,bench) BENCH_MATRIX=$(CURDIR)/$(BENCH_MATRIX) \
 			BENCH_PART=$$part BENCH_REPS=$(BENCH_REPS) BENCH_RUNTIME=$(BENCH_RUNTIME) BENCH_JOBS=$(BENCH_JOBS) \
 			BENCH_ONLY="$(BENCH_ONLY)" bench/guest/bench-run || exit 1; \
 		$(PY) -m labbench summary $$out && $(PY) -m labbench check $$out || exit 1; \
@@ -295,7 +300,7 @@ bench-budget:
 			$(if $(wildcard $(KBUILD_bench)/.lab-built),,--unbuilt); \
 	else \
 		echo "bench: the $(BENCH) matrix takes the time written at the top of $(BENCH_MATRIX)" \
-			"(default: about 25 minutes; make bench BENCH=quick: about 2)"; \
+			"(default: about 33 minutes; make bench BENCH=quick: about 2)"; \
 	fi
 
 # Plots of every run (RUN/report/*.svg, gnuplot; generated, ignored by

@@ -162,7 +162,7 @@ def contention(point, runs):
         return None
     prefix = total.pop("_prefix")
     ios = total.get("requests_completed", fio_ios)
-    if point["device"].startswith("null_blk"):
+    if point["device"].startswith(("null_blk", "emulated:")):
         source = "blk-mq debugfs hctx*/tags (request tags)"
     else:
         source = "tagpool_blk stats, " + ("req.* (request tags)" if prefix
