@@ -222,15 +222,35 @@ lab_find_disk() {
 	return 1
 }
 
-# lab_wait_disk SERIAL: lab_find_disk, waiting up to 60 s for the disk
-# (NVMe and SCSI find their disks after the driver's probe returns).
+# lab_wait_disk SERIAL: lab_find_disk, waiting up to 60 s for the disk to
+# be usable: NVMe and SCSI add their disks after the driver's probe
+# returns, and a disk is named in sysfs before blk-mq's debugfs has it and
+# before it can be opened; so also until hctx0/tags exists and one block
+# reads.
 lab_wait_disk() {
+	local d
 	for _ in $(seq 600); do
-		lab_find_disk "$1" && return 0
+		if d=$(lab_find_disk "$1") && [ -e "/sys/kernel/debug/block/$d/hctx0/tags" ] &&
+			dd if="/dev/$d" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null; then
+			echo "$d"
+			return 0
+		fi
 		sleep 0.1
 	done
-	echo "lab_wait_disk: no disk with serial $1" >&2
+	echo "lab_wait_disk: no usable disk with serial $1" >&2
 	return 1
+}
+
+# lab_need_disk SERIAL...: skip the test when a disk is missing, unless
+# the boot was to have it (LAB_DEVICES, make test's TEST_DEVICES): then
+# fail.
+lab_need_disk() {
+	local s
+	for s in "$@"; do
+		lab_find_disk "$s" >/dev/null && continue
+		[ -z "${LAB_DEVICES:-}" ] || fail "no disk $s, though the boot attached LAB_DEVICES=$LAB_DEVICES"
+		skip "no disk $s (make test attaches TEST_DEVICES)"
+	done
 }
 
 # lab_rebind_disk DISK MODE: unbind the driver of the device DISK hangs
@@ -239,6 +259,7 @@ lab_wait_disk() {
 # name may change: find it again by its serial.
 lab_rebind_disk() {
 	local dev drv
+	[ -e "/sys/block/${1:-?}" ] || fail "lab_rebind_disk: no disk '$1'"
 	dev=$(readlink -f "/sys/block/$1/device")
 	while [ "$dev" != / ]; do
 		drv=$(basename "$(readlink -f "$dev/driver" 2>/dev/null)")

@@ -81,21 +81,26 @@ def point_runs(run, point, reps):
     return sides
 
 
-def shared(params):
-    return "shared_tags=1" in params.split() or "shared_tag_bitmap=1" in params.split()
+def shared(params, device=""):
+    """The point's devices share one tag set: null_blk's shared_tags=1 or
+    shared_tag_bitmap=1, or several emulated disks of one controller
+    (NVMe namespaces, SCSI LUNs: emulated:A+B...)."""
+    return ("shared_tags=1" in params.split() or "shared_tag_bitmap=1" in params.split()
+            or (device.startswith("emulated:") and "+" in device))
 
 
-def pool_sections(params, sources):
+def pool_sections(params, sources, device=""):
     """The sections of one telemetry file that hold pools to count, request
     tags first, then scheduler tags (DISK/hctxN/sched_tags): a tag space
-    shared by devices (shared_tags=1) shows in every device and one shared
+    shared by devices (shared_tags=1, or the emulated disks of one
+    controller) shows in every device and one shared
     by hardware queues (shared_tag_bitmap=1) in every hardware queue, so
     each counts once.  Scheduler tags are the queue's own: with
     shared_tag_bitmap=1 one per disk, else one per hardware queue."""
     words = params.split()
     request = [s for s in sources if not s.endswith("/sched_tags")]
     sched = [s for s in sources if s.endswith("/sched_tags")]
-    if shared(params):
+    if shared(params, device):
         first_disk = request[0].split("/")[0] if request else ""
         request = [s for s in request if s.split("/")[0] == first_disk]
         if "shared_tag_bitmap=1" in words:
@@ -146,7 +151,7 @@ def contention(point, runs):
         d = fio.delta(fio.read_telemetry(before) if before else None, fio.read_telemetry(after))
         # A null_blk disk's own section holds only its requests in flight.
         sources = [s for s in d if set(d[s]) != {"inflight"}]
-        request, sched_sources = pool_sections(params, sources)
+        request, sched_sources = pool_sections(params, sources, point["device"])
         prefix = "req." if any("req.alloc_local" in d[s] for s in sources) else ""
         for s in sources:
             for k in fio.DEVICE_COUNTERS:

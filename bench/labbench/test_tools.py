@@ -233,6 +233,22 @@ def synthetic_run(path, pool, sbitmap):
             (path / "fio" / f"p.{alloc}.{rep}.json").write_text(json.dumps({"jobs": [job]}))
 
 
+class PoolSections(unittest.TestCase):
+    """The emulated disks of one controller share its tag set: their pools
+    count once, as null_blk's shared_tags=1; one disk's hardware queues
+    each count."""
+
+    SOURCES = ["nvme0n1/hctx0", "nvme0n1/hctx1", "nvme0n2/hctx0", "nvme0n2/hctx1"]
+
+    def test_disks_of_one_controller_count_once(self):
+        request, _ = summary.pool_sections("-", self.SOURCES, "emulated:labnvme0/1+labnvme0/2")
+        self.assertEqual(request, self.SOURCES[:2])
+
+    def test_one_disk_counts_every_hardware_queue(self):
+        request, _ = summary.pool_sections("-", self.SOURCES[:2], "emulated:labnvme0/1")
+        self.assertEqual(request, self.SOURCES[:2])
+
+
 class VerdictRule(unittest.TestCase):
     """The known answers of fixtures/verdict-rule.json, through labbench
     summary, check and compare as make bench and make compare run them."""

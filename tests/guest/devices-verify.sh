@@ -8,16 +8,17 @@ set -eu
 . "$LAB_GUEST/lib.sh"
 
 serials="labnvme0/1 labnvme0/2 labscsi0-0 labscsi0-1"
-for s in $serials; do
-	lab_find_disk "$s" >/dev/null ||
-		skip "no disk $s (make test attaches TEST_DEVICES: nvme:ns=2,... virtio-scsi:luns=2,...)"
-done
-trap 'lab_tag_alloc pool' EXIT
+# shellcheck disable=SC2086 # a list of serials
+lab_need_disk $serials
+pids=''
+trap 'kill $pids 2>/dev/null || true; wait; lab_tag_alloc pool' EXIT
 
 for mode in pool sbitmap; do
 	echo "== tags from $mode"
-	lab_rebind_disk "$(lab_find_disk labnvme0/1)" "$mode"
-	lab_rebind_disk "$(lab_find_disk labscsi0-0)" "$mode"
+	for s in labnvme0/1 labscsi0-0; do
+		d=$(lab_find_disk "$s") || fail "no disk $s"
+		lab_rebind_disk "$d" "$mode"
+	done
 	pids='' disks=''
 	for s in $serials; do
 		d=$(lab_wait_disk "$s") || fail "$s did not come back after the rebind"
@@ -35,6 +36,7 @@ for mode in pool sbitmap; do
 	for p in $pids; do
 		wait "$p" || fail "fio verify failed on one of$disks, tags from $mode"
 	done
+	pids=''
 	for d in $disks; do
 		lab_expect_no_lost_tags "$d"
 	done
