@@ -15,9 +15,7 @@ trap 'losetup -D 2>/dev/null || true; lab_tag_alloc pool' EXIT
 
 # rebind_virtio MODE: drop the disk's tag set and make a new one from MODE.
 rebind_virtio() {
-	echo "$vdev" >/sys/bus/virtio/drivers/virtio_blk/unbind
-	lab_tag_alloc "$1"
-	echo "$vdev" >/sys/bus/virtio/drivers/virtio_blk/bind
+	lab_rebind_disk vda "$1"
 	lab_wait_blockdev vda ||
 		fail "vda did not come back after binding $vdev to virtio_blk"
 }
