@@ -4,9 +4,11 @@
 # and build with W=1 the objects of every .c file the series has touched so
 # far (a header a patch changes rebuilds what includes it), in a scratch
 # worktree and build folder under WORK.  The build is configured from CONFIG
-# (the test kernel's .config) at every step, so that options a later patch
-# adds are on as soon as it is applied.  Ends with one line per patch and
-# "series-check: N patches, N failed".
+# (the test kernel's .config) at the first step and at every step that
+# changes a Kconfig file, so that options a later patch adds are on as soon
+# as it is applied.  A patch that changes only tools/ and Documentation/
+# changes no kernel object: its step runs checkpatch alone.  Ends with one
+# line per patch and "series-check: N patches, N failed".
 #
 # usage: series-check.sh KSRC PATCHDIR CONFIG WORK
 set -eu
@@ -20,7 +22,17 @@ git -C "$ksrc" worktree prune
 git -C "$ksrc" worktree add -q --detach "$tree" pristine
 git_t() { git -C "$tree" -c user.name=lab -c user.email=lab@localhost "$@"; }
 
-objects=() n=0 failed=0
+# configure: the build's .config from CONFIG at the first build and after a
+# patch that changed a Kconfig file (a new build.log either way).
+configure() {
+	: >"$work/build.log"
+	[ -z "$configured" ] || [ -n "$(git_t show --pretty= --name-only HEAD -- '*Kconfig*')" ] || return 0
+	configured=yes
+	cp "$config" "$build/.config"
+	make -s -C "$tree" O="$build" olddefconfig >"$work/build.log" 2>&1
+}
+
+objects=() n=0 failed=0 configured=
 while read -r patch _; do
 	case "$patch" in ''|'#'*) continue ;; esac
 	n=$((n + 1))
@@ -42,9 +54,10 @@ while read -r patch _; do
 		[ -f "$tree/$f" ] || continue
 		case " ${objects[*]} " in *" ${f%.c}.o "*) ;; *) objects+=("${f%.c}.o") ;; esac
 	done
-	cp "$config" "$build/.config"
-	if ! make -s -C "$tree" O="$build" olddefconfig >"$work/build.log" 2>&1 ||
-	   { [ ${#objects[@]} -gt 0 ] &&
+	note="${#objects[@]} objects"
+	if [ -z "$(git_t show --pretty= --name-only HEAD -- ':!tools/' ':!Documentation/')" ]; then
+		note="tools/ and Documentation/ only: no build"
+	elif ! configure || { [ ${#objects[@]} -gt 0 ] &&
 	     ! make -s -C "$tree" O="$build" -j"$jobs" W=1 "${objects[@]}" >>"$work/build.log" 2>&1; }; then
 		why="${why:+$why; }build failed: $(grep -m1 -E 'error' "$work/build.log" || tail -n1 "$work/build.log")"
 	elif grep -E ' warning: ' "$work/build.log" | grep -v -E '^(scripts|arch)/' >"$work/warnings" &&
@@ -55,7 +68,7 @@ while read -r patch _; do
 		failed=$((failed + 1))
 		echo "not ok $n - $patch # $why"
 	else
-		echo "ok $n - $patch (${#objects[@]} objects)"
+		echo "ok $n - $patch ($note)"
 	fi
 done <"$patchdir/series"
 git -C "$ksrc" worktree remove --force "$tree"
