@@ -2,8 +2,8 @@
 # make help prints the lines below that start with "#:".
 #
 #: make               = make bench: packages, kernel source + our series, bench kernel,
-#:                      our modules, the default benchmark -> results/ (about 25 min)
-#: make test          packages, source, test kernels, then every test; last line
+#:                      our modules, the default benchmark -> results/ (about 40 min)
+#: make test          packages, source, the test kernel, then every test; last line
 #:                    "N passed, N failed" (about 42 min cold)
 #: make test-rt       two tests on a PREEMPT_RT kernel (not part of make test)
 #: make test-kasan    the guest tests on a KASAN kernel (not part of make test)
