@@ -20,7 +20,7 @@
 #:                    bench-tags-native measure beside the pool: with POOL_BASE=REV
 #:                    the pool at REV, with POOL_WITHOUT=free_to the pool without
 #:                    percpu_tag_free_to(), with POOL_STATS=1 the pool with its counters
-#: make model-mutants  the pool with known wait bugs put back, each found by
+#: make model-mutants  the pool with known bugs put back, each found by
 #:                    the model's exhaustive cases (host; bench/tags/exhaust.c)
 #: make checkpatch, fuzz    the kernel's checks on our code; longer fuzzing
 #: make litmus        the pool's LKMM litmus tests with herd7 (host; in make test)
@@ -439,16 +439,16 @@ $(BT)/without-%/.built: $(SERIES_STAMP) $(BT_SRCS) bench/tags/pool-variant.sh
 $(BT)/stats/.built: $(SERIES_STAMP) $(BT_SRCS)
 	TAGS_CFLAGS=-DCONFIG_PERCPU_TAGS_STATS bench/tags/build.sh $(KSRC) $(@D) pool-stats
 	@touch $@
-# The pool with a known wait bug put back (bench/tags/pool-variant.sh): the
-# exhaustive cases must find each, as a lost wake-up.
-MUTANTS := finish_wait free_order
+# The pool with a known bug put back (bench/tags/pool-variant.sh): the
+# exhaustive cases must find each, as a lost wake-up, a lost tag or a warning.
+MUTANTS := finish_wait free_order refill_bit rt_wake
 $(BT)/mutant-%/.built: $(SERIES_STAMP) $(BT_SRCS) bench/tags/pool-variant.sh
 	bench/tags/pool-variant.sh mutant-$* $(KSRC) $(BT)/src-mutant-$*
 	bench/tags/build.sh $(BT)/src-mutant-$* $(@D) pool-mutant-$*
 	@touch $@
 model-mutants: $(foreach m,$(MUTANTS),$(BT)/mutant-$(m)/.built)
 	@for m in $(MUTANTS); do \
-		if $(BT)/mutant-$$m/exhaust free1 free2 2>/dev/null; then \
+		if $(BT)/mutant-$$m/exhaust free1 free2 refill 2>/dev/null; then \
 			echo "model-mutants: $$m not found"; exit 1; fi; \
 	done; echo "model-mutants: every mutant found"
 .PHONY: model-mutants

@@ -654,7 +654,7 @@ static inline void kshim_queued_lock(spinlock_t *l)
 	kshim_qnode_depth[cpu]--;
 }
 
-static inline void spin_lock(spinlock_t *l)
+static inline void kshim_raw_spin_lock(spinlock_t *l)
 {
 	unsigned int unlocked = 0;
 
@@ -672,6 +672,24 @@ static inline void spin_unlock(spinlock_t *l)
 	__atomic_store_n((unsigned char *)&l->val, 0, __ATOMIC_RELEASE);
 }
 
+/*
+ * A spinlock_t is a sleeping lock on PREEMPT_RT: taking one with preemption
+ * disabled is a bug there (DEBUG_ATOMIC_SLEEP's "sleeping function called
+ * from invalid context"), so the model warns, as a debug RT kernel would.
+ */
+#ifdef KSHIM_MODEL
+#define kshim_rt_might_sleep()						\
+	WARN(kshim_preempt_count > 0,					\
+	     "spinlock_t taken with preemption disabled: sleeps on PREEMPT_RT")
+#else
+#define kshim_rt_might_sleep()	do { } while (0)
+#endif
+static inline void spin_lock(spinlock_t *l)
+{
+	kshim_rt_might_sleep();
+	kshim_raw_spin_lock(l);
+}
+
 static inline int spin_is_locked(spinlock_t *l)
 {
 	return READ_ONCE(l->val) & KSHIM_Q_LOCKED;
@@ -684,9 +702,9 @@ static inline int spin_is_locked(spinlock_t *l)
 #define spin_lock_bh(l)			spin_lock(l)
 #define spin_unlock_bh(l)		spin_unlock(l)
 #define raw_spin_lock_init		spin_lock_init
-#define raw_spin_lock			spin_lock
+#define raw_spin_lock			kshim_raw_spin_lock
 #define raw_spin_unlock			spin_unlock
-#define raw_spin_lock_irqsave		spin_lock_irqsave
+#define raw_spin_lock_irqsave(l, f)	do { local_irq_save(f); kshim_raw_spin_lock(l); } while (0)
 #define raw_spin_unlock_irqrestore	spin_unlock_irqrestore
 
 /* guard(raw_spinlock_irqsave)(&lock): held until the end of the scope. */
@@ -699,7 +717,7 @@ static inline struct kshim_guard kshim_guard_acquire(spinlock_t *l)
 {
 	struct kshim_guard g = { .lock = l };
 
-	spin_lock_irqsave(l, g.flags);
+	raw_spin_lock_irqsave(l, g.flags);
 	return g;
 }
 #define __KSHIM_PASTE(a, b)	a##b

@@ -466,12 +466,15 @@ static void line_access(unsigned int cpu, const char *a, int kind,
 	l->owner = cpu + 1;
 }
 
+/* Leave the CPU for the scheduler; its preemption count stays with it. */
 static void switch_out(void)
 {
 	struct mcpu *m = cur;
+	int preempt_count = kshim_preempt_count;
 
 	m->counts.switches++;
 	kshim_ctx_switch(&m->sp, sched_sp);
+	kshim_preempt_count = preempt_count;
 }
 
 /*
@@ -1167,6 +1170,7 @@ int kshim_model_run(unsigned int nr_running, uint64_t seed, unsigned int quantum
 		}
 		cur = m;
 		kshim_cpu_id = m->id;
+		kshim_preempt_count = 0;	/* a CPU that starts; one resumed restores its own */
 		kshim_ctx_switch(&sched_sp, m->sp);
 		if (m->state == CPU_DONE)
 			nr_done++;

@@ -17,7 +17,9 @@
  *   percpu_tag_pool_nr_free(), percpu_tag_pool_expect_users() (weak: absent
  *   before the second design);
  * - percpu_tag_alloc(pool, GFP_NOWAIT), percpu_tag_free_to() (weak: else
- *   percpu_tag_free()), percpu_tag_alloc_batch(), percpu_tag_free_batch();
+ *   percpu_tag_free()); before TAGS_POOL_API 3 percpu_tag_alloc_batch() and
+ *   percpu_tag_free_batch() (since, blk_mq_get_tags() batches no pool tags
+ *   and blk_mq_put_tags() frees them one by one);
  * - blk-mq's wait loop, in pool_get_wait() below, as the series has it:
  *   TAGS_POOL_API 2 (from the second design on) percpu_tag_init_wait(),
  *   _prepare_wait(), _alloc_queued(pool, limit), _take_raced(),
@@ -522,7 +524,11 @@ unsigned int tags_get_batch(struct tags *t, unsigned int *tags, unsigned int nr)
 			tags[got++] = offset + i;
 		return got;
 	case TAGS_POOL:
+#if TAGS_POOL_API >= 3
+		return 0;	/* blk_mq_get_tags() batches no pool tags */
+#else
 		return percpu_tag_alloc_batch(t->pool, tags, nr);
+#endif
 	default:
 		for (; got < nr; got++)
 			tags[got] = t->null_next++ % t->depth;
@@ -536,10 +542,17 @@ void tags_put_batch(struct tags *t, unsigned int *tags, unsigned int nr,
 	/* blk_mq_flush_tag_batch(): uncounted, then freed. */
 	if (t->shared)
 		atomic_sub(nr, &queue_of(t, alloc_cpu)->nr_active);
-	if (t->kind == TAGS_SBITMAP)
+	if (t->kind == TAGS_SBITMAP) {
 		sbitmap_queue_clear_batch(t->sbq, 0, (int *)tags, nr);
-	else if (t->kind == TAGS_POOL)
+	} else if (t->kind == TAGS_POOL) {
+		/* blk_mq_put_tags(): percpu_tag_free() of each, or the older batch call. */
+#if TAGS_POOL_API >= 3
+		while (nr--)
+			percpu_tag_free(t->pool, *tags++);
+#else
 		percpu_tag_free_batch(t->pool, tags, nr);
+#endif
+	}
 }
 
 int tags_resize(struct tags *t, unsigned int depth)

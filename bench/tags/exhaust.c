@@ -20,6 +20,11 @@
  *          empty cache, the first delayed before it set the cache's summary
  *          bit, the second woke a waiter that could not see either tag
  *          yet): since then every put in scarce mode sets the bit.
+ *   refill 2 CPUs, depth 8, no waits: CPU 1 refills its cache with the last
+ *          tags but one of the shared allocator while CPU 0 takes three
+ *          tags, the last of which finds nothing and enters scarce mode;
+ *          afterwards, with nothing running, CPU 0 must be able to take
+ *          every tag nobody holds, those in CPU 1's cache included.
  *
  * Each CPU is one task (the model has no other).  A schedule breaks an
  * invariant when every unfinished CPU sleeps (a lost wake-up: the cases
@@ -54,7 +59,7 @@ struct run {
 	const struct scenario *sc;
 	struct tags *tags;
 	int held[2];		/* CPU 0's tags */
-	int owner[2];		/* CPU + 1 holding each tag, 0 when free */
+	int owner[8];		/* CPU + 1 holding each tag, 0 when free */
 	unsigned int got;
 	bool first_parked;
 	const char *broke;	/* the invariant broken, or NULL */
@@ -68,6 +73,7 @@ struct scenario {
 	void (*other)(unsigned int cpu, struct run *r);	/* CPUs after them */
 	unsigned int bound;	/* preemptions by default, within ~20 s */
 	bool when_named;	/* a known failure: run only when named */
+	const char *(*run)(const struct scenario *sc, uint64_t seed);	/* its own */
 };
 
 static void fail(struct run *r, const char *what)
@@ -157,6 +163,51 @@ static void cpu_main(unsigned int cpu, void *arg)
 	give(r, cpu, tag, cpu);
 }
 
+/* refill: CPU 1 takes one tag, CPU 0 three; none waits, none frees. */
+static void refill_main(unsigned int cpu, void *arg)
+{
+	struct run *r = arg;
+	unsigned int i;
+
+	for (i = 0; i < (cpu ? 1 : 3); i++)
+		take(r, cpu, false);
+}
+
+/* Tags CPU 0 can take now, nothing else running, given back afterwards. */
+static unsigned int take_all(struct run *r, int *tags)
+{
+	unsigned int n = 0, i;
+
+	while (n < r->sc->depth && (tags[n] = tags_get(r->tags, false)) >= 0)
+		n++;
+	for (i = 0; i < n; i++)
+		tags_put(r->tags, tags[i], 0);
+	return n;
+}
+
+static const char *run_refill(const struct scenario *sc, uint64_t seed)
+{
+	struct run r = { .sc = sc };
+	int tags[8];
+	unsigned int i, held = 0;
+
+	kshim_setup(sc->cpus);
+	r.tags = tags_create(TAGS_POOL, sc->depth, sc->cpus);
+	if (!r.tags)
+		return "no pool";
+	/* Four tags held on CPU 0, its cache empty: the shared allocator has 4. */
+	for (i = 0; i < 4; i++)
+		if (tags_get(r.tags, false) < 0)
+			return "no tag to set up";
+	if (kshim_model_run(sc->cpus, seed, 2, refill_main, &r))
+		return "a CPU sleeps in a case without waits";
+	held = sc->depth - tags_nr_free(r.tags);
+	if (take_all(&r, tags) != sc->depth - held)
+		fail(&r, "a tag is lost: free but not allocatable");
+	tags_destroy(r.tags);
+	return r.broke;
+}
+
 static const struct scenario scenarios[] = {
 	{ "free1", 2, 1, 1, NULL, 2 },
 	{ "free2", 3, 2, 2, NULL, 2 },
@@ -164,6 +215,7 @@ static const struct scenario scenarios[] = {
 	{ "split", 4, 2, 2, free_second, 1 },
 	{ "grow", 3, 2, 1, grow, 2 },
 	{ "same", 4, 2, 2, free_second_same, 1 },
+	{ "refill", 2, 8, 0, NULL, 2, .run = run_refill },
 };
 
 /* One run of @sc on the schedule set up (seed, or the explore state). */
@@ -174,6 +226,8 @@ static const char *run_one(const struct scenario *sc, uint64_t seed)
 	unsigned int i, nr_held = sc->depth, got = 0;
 	int tags[2];
 
+	if (sc->run)
+		return sc->run(sc, seed);
 	kshim_setup(sc->cpus);
 	r.tags = tags_create(TAGS_POOL, sc->depth, sc->cpus);
 	if (!r.tags)

@@ -25,6 +25,15 @@
 #                       the wrong order against percpu_tag_prepare_wait()'s
 #                       queue bit then try: a waiter that queues and tries in
 #                       between finds no tag, and the free wakes nobody.
+#   mutant-refill_bit   a refill does not set its cache's summary bit when it
+#                       finds the pool scarce after its puts: the tags it put
+#                       stay free where no steal looks (the series' bug until
+#                       2026-12-06, found by exhaust's case "refill").
+#   mutant-rt_wake      an allocation that set a summary bit wakes a waiter
+#                       before it enables preemption: a wait queue's
+#                       spinlock_t taken with preemption disabled, which
+#                       sleeps on PREEMPT_RT (the series' bug until
+#                       2026-12-06, found by the model's check of that rule).
 # It fails if the text to change is not there exactly once, so that a
 # changed series is not measured unchanged under the variant's name.
 #
@@ -33,7 +42,7 @@ set -eu
 
 [ $# -eq 3 ] || { echo "usage: pool-variant.sh VARIANT SRC OUT" >&2; exit 2; }
 variant=$1 src=$2 out=$3
-known="without-free_to mutant-finish_wait mutant-free_order"
+known="without-free_to mutant-finish_wait mutant-free_order mutant-refill_bit mutant-rt_wake"
 case " $known " in
 *" $variant "*) ;;
 *)	echo "pool-variant: unknown variant '$variant' (known: $known)" >&2
@@ -111,6 +120,19 @@ edits = {
 		tag_ida_free(&pool->ida, tag);
 		smp_mb();
 	}
+"""),
+    "mutant-refill_bit": replace(
+        """	} else if (k > 1 && test_bit(PERCPU_TAG_SCARCE, &pool->state) &&
+		   !test_bit(i, pool->nonempty)) {""",
+        """	} else if (0) {"""),
+    "mutant-rt_wake": replace(
+        """	preempt_enable();
+	if (unlikely(waiters & PERCPU_TAG_WAITING))
+		percpu_tag_wake_one(pool, waiters);
+""",
+        """	if (unlikely(waiters & PERCPU_TAG_WAITING))
+		percpu_tag_wake_one(pool, waiters);
+	preempt_enable();
 """),
 }
 for path, pattern, new, fn in edits[variant]:
