@@ -127,11 +127,11 @@ edits = {
         """	} else if (0) {"""),
     "mutant-rt_wake": replace(
         """	preempt_enable();
-	if (unlikely(waiters & PERCPU_TAG_WAITING))
-		percpu_tag_wake_one(pool, waiters);
+	for (; wakes.nr; wakes.nr--)
+		percpu_tag_wake_one(pool, wakes.state);
 """,
-        """	if (unlikely(waiters & PERCPU_TAG_WAITING))
-		percpu_tag_wake_one(pool, waiters);
+        """	for (; wakes.nr; wakes.nr--)
+		percpu_tag_wake_one(pool, wakes.state);
 	preempt_enable();
 """),
 }
