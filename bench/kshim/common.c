@@ -33,6 +33,17 @@ void kshim_warn(const char *file, int line, const char *fmt, ...)
 		fputc('\n', stderr);
 }
 
+void kshim_warn_rt_lock(const char *file, int line)
+{
+	static bool told;
+
+	nr_warnings++;
+	if (!told)
+		fprintf(stderr, "WARNING: %s:%d: spinlock_t taken with preemption disabled: sleeps on PREEMPT_RT (told once)\n",
+			file, line);
+	told = true;
+}
+
 unsigned long kshim_warnings(void)
 {
 	return nr_warnings;
