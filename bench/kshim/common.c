@@ -33,15 +33,22 @@ void kshim_warn(const char *file, int line, const char *fmt, ...)
 		fputc('\n', stderr);
 }
 
+static unsigned long nr_rt_lock_warnings;
+
 void kshim_warn_rt_lock(const char *file, int line)
 {
 	static bool told;
 
-	nr_warnings++;
+	nr_rt_lock_warnings++;
 	if (!told)
 		fprintf(stderr, "WARNING: %s:%d: spinlock_t taken with preemption disabled: sleeps on PREEMPT_RT (told once)\n",
 			file, line);
 	told = true;
+}
+
+unsigned long kshim_rt_lock_warnings(void)
+{
+	return nr_rt_lock_warnings;
 }
 
 unsigned long kshim_warnings(void)

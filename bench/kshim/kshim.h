@@ -676,8 +676,8 @@ static inline void spin_unlock(spinlock_t *l)
  * A spinlock_t is a sleeping lock on PREEMPT_RT: taking one with preemption
  * disabled is a bug there (DEBUG_ATOMIC_SLEEP's "sleeping function called
  * from invalid context"), so the model warns, as a debug RT kernel would:
- * every time in kshim_warnings(), on stderr the first time only (bench-scale
- * reads a model's stderr only when it dies).
+ * every time in kshim_rt_lock_warnings(), on stderr the first time only
+ * (bench-scale reads a model's stderr only when it dies).
  */
 #ifdef KSHIM_MODEL
 void kshim_warn_rt_lock(const char *file, int line);

@@ -22,6 +22,13 @@ void kshim_setup(unsigned int nr_cpus);
 void kshim_mem_read(struct kshim_mem *mem);
 /* Warnings the kernel code printed (WARN_ON and friends) since the start. */
 unsigned long kshim_warnings(void);
+/*
+ * spinlock_t taken with preemption disabled (a sleeping lock on PREEMPT_RT)
+ * since the start, in the model.  Apart from kshim_warnings(): exhaust's
+ * cases fail on them, bench-scale does not (it also measures series from
+ * before the rule was checked).
+ */
+unsigned long kshim_rt_lock_warnings(void);
 
 /* ---- rt-native.c only ---- */
 /* Make the calling thread CPU @cpu (and pin it to host core @core if >= 0). */

@@ -187,6 +187,7 @@ static unsigned int take_all(struct run *r, int *tags)
 
 static const char *run_refill(const struct scenario *sc, uint64_t seed)
 {
+	unsigned long warnings = kshim_warnings() + kshim_rt_lock_warnings();
 	struct run r = { .sc = sc };
 	int tags[8];
 	unsigned int i, held = 0;
@@ -201,6 +202,8 @@ static const char *run_refill(const struct scenario *sc, uint64_t seed)
 			return "no tag to set up";
 	if (kshim_model_run(sc->cpus, seed, 2, refill_main, &r))
 		return "a CPU sleeps in a case without waits";
+	if (kshim_warnings() + kshim_rt_lock_warnings() != warnings)
+		fail(&r, "the kernel code warned");
 	held = sc->depth - tags_nr_free(r.tags);
 	if (take_all(&r, tags) != sc->depth - held)
 		fail(&r, "a tag is lost: free but not allocatable");
@@ -222,7 +225,7 @@ static const struct scenario scenarios[] = {
 static const char *run_one(const struct scenario *sc, uint64_t seed)
 {
 	struct run r = { .sc = sc, .held = { -1, -1 } };
-	unsigned long warnings = kshim_warnings();
+	unsigned long warnings = kshim_warnings() + kshim_rt_lock_warnings();
 	unsigned int i, nr_held = sc->depth, got = 0;
 	int tags[2];
 
@@ -242,7 +245,7 @@ static const char *run_one(const struct scenario *sc, uint64_t seed)
 	if (kshim_model_run(sc->cpus, seed, 2, cpu_main, &r))
 		return tags_nr_free(r.tags) ? "a waiter sleeps while a tag is free" :
 		       "every CPU sleeps, no tag free";
-	if (kshim_warnings() != warnings)
+	if (kshim_warnings() + kshim_rt_lock_warnings() != warnings)
 		fail(&r, "the kernel code warned");
 	if (!r.broke && tags_nr_free(r.tags) != sc->depth)
 		fail(&r, "a tag is lost: not free at the end");
