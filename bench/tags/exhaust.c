@@ -76,6 +76,12 @@ struct scenario {
 	const char *(*run)(const struct scenario *sc, uint64_t seed);	/* its own */
 };
 
+/* The kernel code's warnings so far, PREEMPT_RT lock warnings included. */
+static unsigned long all_warnings(void)
+{
+	return kshim_warnings() + kshim_rt_lock_warnings();
+}
+
 static void fail(struct run *r, const char *what)
 {
 	if (!r->broke)
@@ -187,10 +193,10 @@ static unsigned int take_all(struct run *r, int *tags)
 
 static const char *run_refill(const struct scenario *sc, uint64_t seed)
 {
-	unsigned long warnings = kshim_warnings() + kshim_rt_lock_warnings();
+	unsigned long warnings = all_warnings();
 	struct run r = { .sc = sc };
+	unsigned int i, held;
 	int tags[8];
-	unsigned int i, held = 0;
 
 	kshim_setup(sc->cpus);
 	r.tags = tags_create(TAGS_POOL, sc->depth, sc->cpus);
@@ -202,7 +208,7 @@ static const char *run_refill(const struct scenario *sc, uint64_t seed)
 			return "no tag to set up";
 	if (kshim_model_run(sc->cpus, seed, 2, refill_main, &r))
 		return "a CPU sleeps in a case without waits";
-	if (kshim_warnings() + kshim_rt_lock_warnings() != warnings)
+	if (all_warnings() != warnings)
 		fail(&r, "the kernel code warned");
 	held = sc->depth - tags_nr_free(r.tags);
 	if (take_all(&r, tags) != sc->depth - held)
@@ -225,12 +231,13 @@ static const struct scenario scenarios[] = {
 static const char *run_one(const struct scenario *sc, uint64_t seed)
 {
 	struct run r = { .sc = sc, .held = { -1, -1 } };
-	unsigned long warnings = kshim_warnings() + kshim_rt_lock_warnings();
 	unsigned int i, nr_held = sc->depth, got = 0;
+	unsigned long warnings;
 	int tags[2];
 
 	if (sc->run)
 		return sc->run(sc, seed);
+	warnings = all_warnings();
 	kshim_setup(sc->cpus);
 	r.tags = tags_create(TAGS_POOL, sc->depth, sc->cpus);
 	if (!r.tags)
@@ -245,7 +252,7 @@ static const char *run_one(const struct scenario *sc, uint64_t seed)
 	if (kshim_model_run(sc->cpus, seed, 2, cpu_main, &r))
 		return tags_nr_free(r.tags) ? "a waiter sleeps while a tag is free" :
 		       "every CPU sleeps, no tag free";
-	if (kshim_warnings() + kshim_rt_lock_warnings() != warnings)
+	if (all_warnings() != warnings)
 		fail(&r, "the kernel code warned");
 	if (!r.broke && tags_nr_free(r.tags) != sc->depth)
 		fail(&r, "a tag is lost: not free at the end");
