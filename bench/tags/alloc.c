@@ -29,7 +29,8 @@
  *   _finish_wait(pool, entry, pass_on), _account_wait().
  *   TAGS_POOL_API 3 (the series split for review): percpu_tag_pool_init()
  *   with the CPUs mapped to the queue, DEFINE_PERCPU_TAG_WAIT(),
- *   _prepare_wait(pool, w, exclusive), _finish_wait(pool, w, used_wakeup).
+ *   _prepare_wait(pool, w, exclusive), _finish_wait(pool, w, used_wakeup), and
+ *   with CONFIG_PERCPU_TAGS_STATS percpu_tag_pool_stats() (KSHIM_PROFILE).
  * build.sh sets TAGS_POOL_API from the header: 3 if it declares
  * percpu_tag_add_waiter(), 2 if percpu_tag_take_raced(), else 1.
  */
@@ -241,10 +242,19 @@ unsigned long tags_blk_bytes(struct tags *t)
 	return t->bt_bytes + t->queue_bytes;
 }
 
+#if TAGS_POOL_API >= 3 && defined(CONFIG_PERCPU_TAGS_STATS)
+/* Names of enum percpu_tag_stat's counters, in its order. */
+static const char *const percpu_tag_stat_names[] = {
+	"alloc_local", "alloc_shared", "alloc_stolen", "refills", "returns",
+	"scarce_entries", "waits", "fails",
+};
+static_assert(ARRAY_SIZE(percpu_tag_stat_names) == PERCPU_TAG_NR_STATS);
+#endif
+
 unsigned int tags_stats(struct tags *t, unsigned long long *count,
 			const char *const **names)
 {
-#if TAGS_POOL_API == 2
+#if TAGS_POOL_API == 2 || (TAGS_POOL_API >= 3 && defined(CONFIG_PERCPU_TAGS_STATS))
 	struct percpu_tag_stats sum;
 	unsigned int i;
 
