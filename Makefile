@@ -414,7 +414,8 @@ bench-ida: bench-tree drivers-bench $(IDA_NATIVE)/native_ida
 # (bench/tags/pool-at-rev.sh), measured beside the current one.
 # POOL_WITHOUT=FEATURE also builds the current pool with one optimisation
 # taken out (bench/tags/pool-variant.sh; free_to: percpu_tag_free_to(), so
-# frees go to the completing CPU's cache), labelled pool-without-FEATURE.
+# frees go to the completing CPU's cache; free_to_rule: its rule, so every
+# tag goes to the given CPU's cache), labelled pool-without-FEATURE.
 # POOL_STATS=1 also builds the current pool with its contention counters
 # compiled in (CONFIG_PERCPU_TAGS_STATS, as the lab's kernels have them;
 # the other builds have them out, as the series' default), labelled

@@ -10,6 +10,11 @@
 #                       and its prototype; bench/tags/alloc.c then frees with
 #                       percpu_tag_free() on the completing CPU (its weak
 #                       fallback for older pools).
+#   without-free_to_rule  percpu_tag_free_to() with its rule taken out:
+#                       it puts every tag into the cache of the CPU it is
+#                       given, not only with batches below a word of slots
+#                       or in scarce mode (make bench-scale
+#                       POOL_WITHOUT=free_to_rule).
 #   mutant-finish_wait  a known wait bug put back, for showing that
 #                       bench/tags/exhaust finds it (make model-mutants):
 #                       percpu_tag_finish_wait() decides whether the task was
@@ -42,7 +47,7 @@ set -eu
 
 [ $# -eq 3 ] || { echo "usage: pool-variant.sh VARIANT SRC OUT" >&2; exit 2; }
 variant=$1 src=$2 out=$3
-known="without-free_to mutant-finish_wait mutant-free_order mutant-refill_bit mutant-rt_wake"
+known="without-free_to without-free_to_rule mutant-finish_wait mutant-free_order mutant-refill_bit mutant-rt_wake"
 case " $known " in
 *" $variant "*) ;;
 *)	echo "pool-variant: unknown variant '$variant' (known: $known)" >&2
@@ -77,6 +82,14 @@ def replace(old, new):
 
 edits = {
     "without-free_to": without("percpu_tag_free_to"),
+    "without-free_to_rule": replace(
+        """	i = this_cpu_read(pool->cpu->cache);
+	if (READ_ONCE(pool->batch) < PERCPU_TAG_SLOTS_PER_WORD ||
+	    test_bit(PERCPU_TAG_SCARCE, &pool->state))
+		i = per_cpu_ptr(pool->cpu, cpu)->cache;
+""",
+        """	i = per_cpu_ptr(pool->cpu, cpu)->cache;
+"""),
     "mutant-finish_wait": replace(
         """	__set_current_state(TASK_RUNNING);
 	if (!w->queued)
