@@ -6,11 +6,14 @@
 #   freeing tag N", then the pool's "percpu_tags: freeing tag N, which is
 #   not handed out", then one WARNING at lib/percpu_tags.c;
 # - tag_ida_kunit's frees of unallocated ids: a line "expect a warning from
-#   freeing unallocated ids", then one WARNING at lib/tag_ida.c;
+#   freeing unallocated ids", then WARNINGs at lib/tag_ida.c until that
+#   case's result line (its frees reach each WARN_ON_ONCE() site of
+#   tag_ida once, and the compiler may duplicate a site: 2 in the 6.12
+#   test kernel of 2026-12-07);
 # - the kernel's test_ida module (lib/test_ida.c): WARNINGs at lib/idr.c
 #   between its own markers "vvv Ignore" and "^^^ Warnings over".
-# Any other match of the patterns below fails, a second WARNING after one
-# announcement too.
+# Any other match of the patterns below fails, a second pool WARNING after
+# one announcement too.
 #
 # usage: zz-dmesg-clean.sh [LOG]: LOG instead of dmesg (the host test
 # dmesg-clean, tests/test-dmesg-clean, feeds it made-up logs).
@@ -36,6 +39,7 @@ check() {
 			next
 		}
 		/expect a warning from freeing unallocated ids/ { ida_armed = 1; next }
+		/ok [0-9]+ tag_ida_test_free_unallocated_changes_nothing/ { ida_armed = 0; next }
 		/vvv Ignore/ { test_ida = 1; next }
 		/\^\^\^ Warnings over/ { test_ida = 0; next }
 		$0 ~ bad {
@@ -50,7 +54,6 @@ check() {
 			}
 			if (ida_armed && /WARNING: .* at lib\/tag_ida\.c:/) {
 				print "expected (tag_ida_kunit): " $0 > "/dev/stderr"
-				ida_armed = 0
 				next
 			}
 			print; found = 1
