@@ -32,6 +32,16 @@ each at depth 32, 64, 256, 1023 and 4096 (batch: 64, 256, 1023), 1, 4 or
 %, memory rows for every other possible-CPU count of the queue topology,
 and seeds 2 and 3 of a subset (the spread between seeds).
 
+Device time: the model completes an I/O as soon as the completing CPU
+runs, so with irq completion that CPU's speed alone sets the I/O rate, and
+an allocator that takes tags faster than that CPU frees them runs out of
+tags and sleeps where a slower one does not.  Every irq scenario is run
+again at duty 100 % with DEVICE_ACCESSES private accesses on the
+completing CPU before each completion (a device with a rate of its own),
+kind "device"; the summary counts, per setting, where each pool counts no
+more than sbitmap with and without it.  Not an aim: a view of what the
+aims' irq scenarios measure.
+
 The aims (AIMS below) are judged per setting and per socket count, on the
 weighted misses; a scenario where both allocators count nothing passes and
 is counted apart.
@@ -73,6 +83,7 @@ DUTIES = (100, 10)
 BIG = 64
 SEEDS_MORE = (2, 3)
 MEMORY_IOS = 200
+DEVICE_ACCESSES = 256
 LINE = 64           # bytes: the floor is one line per allocating CPU
 METRICS = ("misses", "miss_c2c", "miss_reread", "miss_cold", "miss_upgrade",
            "invalidations", "wmiss_1n", "wmiss_2n", "wakeups", "transfers", "transfers_read",
@@ -223,9 +234,10 @@ def cost(line):
     return users * (inflight + 8) * (1 + think / (4 * quantum + 50)) * (1 + 16 / quantum)
 
 
-def scenario_line(alloc, s, ios, seed, quantum, think):
+def scenario_line(alloc, s, ios, seed, quantum, think, device):
     return (f"{alloc} {s['possible']} {s['users']} {s['depth']} {s['inflight']} "
-            f"{s['completion']} {ios} {seed} {quantum} {think} {s['queues']} {s['batch']}\n")
+            f"{s['completion']} {ios} {seed} {quantum} {think} {s['queues']} {s['batch']} "
+            f"{device}\n")
 
 
 def parse_row(raw, s, extra):
@@ -277,11 +289,14 @@ def main(argv=None):
     first += [(s, 64, 100, 0, args.seed, "memory") for s in memory_scenarios(args.quick)]
     first += [(s, q, 100, 0, seed, "seeds") for s in seed_scenarios(args.quick)
               for q in (4, 64) for seed in SEEDS_MORE]
+    first += [(s, q, 100, 0, args.seed, "device") for s in scen if s["completion"] == "irq"
+              for q, _ in full]
     total = (len(first) + len(scen) * len(part)) * len(runs)
     print(f"bench-scale: {len(scen)} scenarios x {len(sets)} settings "
           f"({', '.join(settings_name(*x) for x in sets)}) x {len(runs)} allocators, "
           f"{args.ios} I/Os each, seed {args.seed}, with twins, memory rows and seeds "
-          f"{', '.join(map(str, SEEDS_MORE))} of a subset: about {total} runs on "
+          f"{', '.join(map(str, SEEDS_MORE))} of a subset, irq scenarios with device time: "
+          f"about {total} runs on "
           f"{args.jobs} processes; results in {args.out}", flush=True)
     runner = Runner(args.jobs, total)
 
@@ -289,10 +304,11 @@ def main(argv=None):
         work, meta = [], []
         for s, q, duty, think, seed, kind in jobs:
             ios = MEMORY_IOS if kind == "memory" else args.ios
+            device = DEVICE_ACCESSES if kind == "device" else 0
             for alloc, binary in runs:
-                work.append((binary, scenario_line(alloc, s, ios, seed, q, think)))
-                meta.append((s, {"quantum": q, "duty": duty, "think": think, "seed": seed,
-                                 "kind": kind, "ios_asked": ios}))
+                work.append((binary, scenario_line(alloc, s, ios, seed, q, think, device)))
+                meta.append((s, {"quantum": q, "duty": duty, "think": think, "device": device,
+                                 "seed": seed, "kind": kind, "ios_asked": ios}))
         return [parse_row(raw, s, extra) for raw, (s, extra) in zip(runner.run(work), meta)]
 
     rows = run_phase(first)
@@ -504,6 +520,30 @@ def seed_spread(rows, allocs):
     return out
 
 
+def device_time(rows, by, allocs, sets):
+    """Per setting (duty 100 %) and pool: in how many irq scenarios the pool
+    counts no more than sbitmap, without device time ("without": the aims'
+    runs) and with it ("with")."""
+    out = []
+    for quantum, duty in sets:
+        sel = [r for r in rows if r["alloc"] == "sbitmap" and r["kind"] == "device"
+               and setting_of(r) == (quantum, duty)]
+        for a in allocs[1:]:
+            e = {"alloc": a, "quantum": quantum, "duty": duty, "device": DEVICE_ACCESSES,
+                 "scenarios": len(sel)}
+            for side, kind in (("without", "main"), ("with", "device")):
+                pairs = [(by[(a,) + k], by[("sbitmap",) + k]) for k in
+                         (rkey(r)[:-1] + (kind,) for r in sel) if (a,) + k in by]
+                e[side] = {m: sum(p[m] <= s[m] for p, s in pairs)
+                           for m in ("wmiss_1n", "wmiss_2n", "wakeups")}
+                e[side]["sum"] = {m: round(sum(x[m] for x, _ in pairs), 1)
+                                  for m in ("wmiss_1n", "wakeups")}
+                e[side]["sum_sbitmap"] = {m: round(sum(x[m] for _, x in pairs), 1)
+                                          for m in ("wmiss_1n", "wakeups")}
+            out.append(e)
+    return out
+
+
 def summarize(args, rows, allocs, check, sets):
     by = {(r["alloc"],) + rkey(r): r for r in rows}
     criteria = []
@@ -527,6 +567,7 @@ def summarize(args, rows, allocs, check, sets):
                                           by[(a,) + rkey(r)]["misses"] for a in allocs
                                           if (a,) + rkey(r) in by)),
         "memory": memory, "seeds": seed_spread(rows, allocs),
+        "device_time": device_time(rows, by, allocs, [x for x in sets if x[1] == 100]),
         "truncated": [{"alloc": r["alloc"], "scenario": name(r), "quantum": r["quantum"],
                        "duty": r["duty"], "seed": r["seed"], "ios": r["ios"]}
                       for r in rows if r["ios"] < r["ios_asked"]],
@@ -678,6 +719,27 @@ def markdown(s):
         lines += [f"Rank agreement with {ra['native_run']} (2-thread ns/pair against the "
                   f"twin scenarios' weighted misses per I/O, {len(ra['pairs'])} pairs): "
                   f"Spearman {rho}.", ""]
+    dev = s.get("device_time")
+    if dev:
+        lines += [f"## Irq completion with device time ({dev[0]['device']} accesses per "
+                  "completion)", "",
+                  "Irq scenarios where the pool counts no more than sbitmap (weighted misses "
+                  "one socket, two; wake-ups), without device time (the aims' runs) and with "
+                  "it; and the sums over the scenarios of weighted misses (one socket) and "
+                  "wake-ups per I/O, pool against sbitmap. Not an aim.", "",
+                  "| pool | setting | scenarios | without | with | sums without | sums with |",
+                  "|" + " --- |" * 7]
+        for e in dev:
+            cells = []
+            for side in ("without", "with"):
+                cells.append(" / ".join(str(e[side][m]) for m in ("wmiss_1n", "wmiss_2n",
+                                                                    "wakeups")))
+            sums = [f"{e[k]['sum']['wmiss_1n']:.0f} vs {e[k]['sum_sbitmap']['wmiss_1n']:.0f}; "
+                    f"{e[k]['sum']['wakeups']:.0f} vs {e[k]['sum_sbitmap']['wakeups']:.0f}"
+                    for k in ("without", "with")]
+            lines.append(f"| {e['alloc']} | {settings_name(e['quantum'], e['duty'])} | "
+                         f"{e['scenarios']} | " + " | ".join(cells + sums) + " |")
+        lines.append("")
     lines += group_md("Shared tags, 64 CPUs and more", s["shared_big"], s["allocs"],
                       "Every shared scenario with at least 64 CPUs using the tags, with 4 "
                       "request queues held to their fair share and with one queue; weighted "

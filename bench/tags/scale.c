@@ -8,7 +8,7 @@
  *
  * Reads one scenario per line on stdin:
  *
- *	ALLOC POSSIBLE USERS DEPTH INFLIGHT COMPLETION IOS SEED [QUANTUM [THINK [QUEUES [BATCH]]]]
+ *	ALLOC POSSIBLE USERS DEPTH INFLIGHT COMPLETION IOS SEED [QUANTUM [THINK [QUEUES [BATCH [DEVICE]]]]]
  *
  * ALLOC is sbitmap or pool; POSSIBLE the possible CPUs (nr_cpu_ids); USERS
  * the CPUs that submit I/O to this tag space (CPUs 0 .. USERS - 1: those
@@ -37,8 +37,11 @@
  * (CPU c submits to queue c % QUEUES; 2 or more: hctx_may_queue()'s fair
  * share, blk-mq's BLK_MQ_F_TAG_QUEUE_SHARED; default 1); BATCH, tags taken
  * and freed per call of blk-mq's batch paths (blk_mq_get_tags(),
- * blk_mq_put_tags(); 1: none, the default; self or irq, one queue only).
- * An 8-field line is QUANTUM 4, THINK 0, QUEUES 1, BATCH 1.
+ * blk_mq_put_tags(); 1: none, the default; self or irq, one queue only);
+ * DEVICE, private accesses the completing CPU makes before each completion
+ * (the device's time, which the model otherwise takes as nil, so that the
+ * completing CPU's speed alone sets the I/O rate; default 0).
+ * An 8-field line is QUANTUM 4, THINK 0, QUEUES 1, BATCH 1, DEVICE 0.
  *
  * Writes one tab-separated line per scenario, with a header first: the
  * scenario (alloc, source, possible, users, depth, inflight, completion,
@@ -54,7 +57,7 @@
  * even, 1 / USERS when one CPU did all); warmed (CPUs that had completed their
  * warm-up share when counting began: USERS, or USERS - 1 with irq, unless
  * the warm-up hit its bound), mem_kmalloc and mem_percpu (bytes the allocator holds: blk-mq's
- * own structures, the same for both, left out) and errors.
+ * own structures, the same for both, left out), errors and device.
  *
  * Each scenario ends with checks that fail the run (exit status 1): no tag
  * handed out twice, every tag free again, and all DEPTH tags allocatable
@@ -85,6 +88,7 @@ struct scenario {
 	unsigned int quantum;
 	unsigned long think;
 	unsigned int queues, batch;
+	unsigned long device;
 };
 
 /* Most tags one batch call takes or frees here (blk-mq: BITS_PER_LONG). */
@@ -295,6 +299,7 @@ static void account(struct run *run, struct io io)
 /* The I/O of @io completes on the calling CPU. */
 static void complete(struct run *run, struct io io)
 {
+	kshim_model_think(run->s->device);
 	take_back(run, io);
 	kshim_model_op_begin();
 	tags_put(run->tags, io.tag, io.cpu);
@@ -309,6 +314,7 @@ static void complete_batch(struct run *run, const struct io *ios, unsigned int n
 {
 	unsigned int tags[MAX_BATCH], i;
 
+	kshim_model_think(run->s->device * nr);
 	for (i = 0; i < nr; i++) {
 		take_back(run, ios[i]);
 		tags[i] = ios[i].tag;
@@ -650,9 +656,9 @@ static int run_scenario(const struct scenario *s)
 		printf("\t%.4f", *(const uint64_t *)((const char *)c +
 						     per_io_columns[i].offset) *
 		       per_io_columns[i].scale * per_io);
-	printf("\t%.4f\t%u\t%.4f\t%u\t%llu\t%llu\t%d\n", run.nowait_fails * per_io,
+	printf("\t%.4f\t%u\t%.4f\t%u\t%llu\t%llu\t%d\t%lu\n", run.nowait_fails * per_io,
 	       run.starved, run.fairness, run.warmed, (unsigned long long)mem.kmalloc,
-	       (unsigned long long)mem.percpu, run.errors);
+	       (unsigned long long)mem.percpu, run.errors, s->device);
 	fflush(stdout);
 
 	tags_destroy(run.tags);
@@ -674,13 +680,14 @@ static bool parse_scenario(const char *line, struct scenario *s)
 	s->think = 0;
 	s->queues = 1;
 	s->batch = 1;
+	s->device = 0;
 	if (sscanf(line, "%15s %u %u %u %u %7s %lu %llu%n", s->alloc,
 		   &s->possible, &s->users, &s->depth, &s->inflight,
 		   completion, &s->ios, &s->seed, &end) != 8)
 		return false;
 	/* The optional fields, in order; a short line keeps the defaults. */
-	if (sscanf(line + end, "%u %lu %u %u", &s->quantum, &s->think,
-		   &s->queues, &s->batch) < 0 && line[end] && line[end] != '\n')
+	if (sscanf(line + end, "%u %lu %u %u %lu", &s->quantum, &s->think,
+		   &s->queues, &s->batch, &s->device) < 0 && line[end] && line[end] != '\n')
 		return false;
 	for (s->completion = 0; s->completion < 3; s->completion++)
 		if (!strcmp(completion, completion_names[s->completion]))
@@ -701,7 +708,7 @@ int main(void)
 	printf("alloc\tsource\tpossible\tusers\tdepth\tinflight\tcompletion\tios\tquantum\tthink\tqueues\tbatch");
 	for (i = 0; i < sizeof(per_io_columns) / sizeof(per_io_columns[0]); i++)
 		printf("\t%s", per_io_columns[i].name);
-	printf("\tnowait_fails\tstarved\tfairness\twarmed\tmem_kmalloc\tmem_percpu\terrors\n");
+	printf("\tnowait_fails\tstarved\tfairness\twarmed\tmem_kmalloc\tmem_percpu\terrors\tdevice\n");
 	fflush(stdout);	/* a driver may wait for the header before it writes */
 	while (fgets(line, sizeof(line), stdin)) {
 		if (line[0] == '#' || line[0] == '\n')

@@ -5,10 +5,11 @@
 # allocator and completion mode that must pass its own checks and give the
 # same figures twice with one seed, the optional fields (quantum, think
 # time, queues sharing the tags, batches) on small runs, the same line
-# giving the same figures whatever ran before it, two waiters racing two
-# frees on 1000 seeds without a lost wakeup (on one wait queue, then on
-# two; without and with spurious wake-ups of the waiters), and a short
-# native run of each allocator.
+# giving the same figures whatever ran before it, device time that makes
+# every allocation wait, two waiters racing two frees on 1000 seeds
+# without a lost wakeup (on one wait queue, then on two; without and with
+# spurious wake-ups of the waiters), and a short native run of each
+# allocator.
 #
 # usage: test-model.sh BUILD
 set -eu
@@ -47,6 +48,22 @@ if [ "$alone" != "$after" ]; then
 	exit 1
 fi
 echo "test-model: a scenario gives the same figures whatever ran before it"
+
+# DEVICE: three submitters keep 24 I/Os in flight on 16 tags.  Completed
+# as fast as the interrupt CPU runs, the sbitmap's allocations find free
+# tags; with 1000 accesses of device time per completion, every one waits
+# for a completion and is woken once.
+wakeups() {
+	echo "sbitmap 4 4 16 8 irq 2000 7 4 0 1 1 $1" | "$build/scale" |
+		awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wakeups") c = i }
+			     NR == 2 { print $c }'
+}
+fast=$(wakeups 0) slow=$(wakeups 1000)
+if ! awk -v f="$fast" -v s="$slow" 'BEGIN { exit !(f < 0.1 && s == 1) }'; then
+	echo "test-model: wake-ups per I/O $fast without device time and $slow with, want < 0.1 and 1"
+	exit 1
+fi
+echo "test-model: device time makes every allocation wait ($fast wake-ups per I/O without, $slow with)"
 
 # Waiters that share a wait queue, then waiters on two; then both again
 # with spurious wake-ups of the waiters' tasks.
