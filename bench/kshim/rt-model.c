@@ -86,7 +86,8 @@
 struct line {
 	int16_t owner;		/* CPU with the line modified, or NO_CPU */
 	int16_t home;		/* CPU whose kmalloc()ed object this is, or NO_CPU */
-	uint32_t misses;	/* since the counts were reset (KSHIM_PROFILE) */
+	uint32_t misses : 31;	/* since the counts were reset (KSHIM_PROFILE) */
+	uint32_t blk_mq : 1;	/* kshim_mark_blk_mq() */
 	uint64_t sharers[SET_WORDS];	/* CPUs holding it shared */
 	uint64_t lost[SET_WORDS];	/* CPUs that held it and lost it */
 };
@@ -377,6 +378,10 @@ static void miss(unsigned int cpu, struct line *l, enum miss_class class,
 	}
 	c->wmiss_1n += w1;
 	c->wmiss_2n += w2;
+	if (l->blk_mq) {
+		c->wmiss_blk_1n += w1;
+		c->wmiss_blk_2n += w2;
+	}
 	if (profiling) {
 		l->misses++;
 		pc_count(pc);
@@ -983,6 +988,15 @@ u64 kshim_clock_ns(void)
 u32 kshim_random_u32(void)
 {
 	return kshim_rng_next(&cpus[kshim_cpu_id].rng) >> 32;
+}
+
+void kshim_mark_blk_mq(const void *p, size_t size)
+{
+	size_t first = ((const char *)p - arena) >> LINE_SHIFT;
+	size_t last = ((const char *)p + size - 1 - arena) >> LINE_SHIFT;
+
+	while (first <= last)
+		dir[first++].blk_mq = 1;
 }
 
 void kshim_model_op_begin(void)

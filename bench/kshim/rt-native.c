@@ -135,6 +135,7 @@ int kshim_wake_task(struct task_struct *task, unsigned int state)
 	return 1;
 }
 
+void kshim_mark_blk_mq(const void *p, size_t size) { }
 void kshim_note_contended_lock(void) { }
 void kshim_note_irq_toggle(void) { }
 

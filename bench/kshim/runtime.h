@@ -29,6 +29,12 @@ unsigned long kshim_warnings(void);
  * before the rule was checked).
  */
 unsigned long kshim_rt_lock_warnings(void);
+/*
+ * [@p, @p + @size) is blk-mq's, touched the same whichever allocator runs
+ * (a request queue's count of active requests): the model counts its
+ * misses also in wmiss_blk_1n and wmiss_blk_2n.  Nothing in rt-native.c.
+ */
+void kshim_mark_blk_mq(const void *p, size_t size);
 
 /* ---- rt-native.c only ---- */
 /* Make the calling thread CPU @cpu (and pin it to host core @core if >= 0). */
@@ -61,6 +67,8 @@ struct kshim_counts {
 	uint64_t invalidations;	/* other CPUs' copies a write removed */
 	uint64_t wmiss_1n;	/* weighted misses, one socket, in tenths */
 	uint64_t wmiss_2n;	/* weighted misses, two sockets, in tenths */
+	uint64_t wmiss_blk_1n;	/* ... of them, on lines of kshim_mark_blk_mq() */
+	uint64_t wmiss_blk_2n;
 	uint64_t wakeups;	/* tasks woken (the waker's count) */
 	uint64_t locked_rmw;	/* atomic read-modify-writes (locked instructions) */
 	uint64_t fences;	/* full barriers (smp_mb) */

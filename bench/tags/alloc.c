@@ -134,6 +134,7 @@ static int alloc_queues(struct tags *t, unsigned int nr)
 		t->queues[i] = kzalloc(sizeof(*t->queues[i]), GFP_KERNEL);
 		if (!t->queues[i])
 			return -ENOMEM;
+		kshim_mark_blk_mq(t->queues[i], sizeof(*t->queues[i]));
 	}
 	t->nr_queues = nr;
 	t->queue_bytes = kmalloc_since(&before);

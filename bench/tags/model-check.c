@@ -73,6 +73,21 @@ static void inc_false_sharing(unsigned int cpu, void *arg)
 }
 
 /*
+ * As inc_shared on a line marked blk-mq's (kshim_mark_blk_mq()), and each
+ * CPU increments a counter of its own: the shared counter's misses count
+ * also as blk-mq's, the two cold misses of the private ones do not.
+ */
+static void inc_blk_and_private(unsigned int cpu, void *arg)
+{
+	for (int i = 0; i < ROUNDS; i++) {
+		take_turn(cpu);
+		check_inc(&mem[0]);
+		check_inc(&mem[8 * (cpu + 1)]);
+		pass_turn(cpu);
+	}
+}
+
+/*
  * CPU 0 writes once (cold, memory); every CPU then reads the line R times:
  * CPU 1 finds it modified (c2c), CPUs 2-7 fetch a clean copy for the first
  * time (cold), then every read hits.  8 misses.  Two sockets (0-3, 4-7):
@@ -249,6 +264,7 @@ static void sleep_wake(unsigned int cpu, void *arg)
 struct expect {
 	long misses, c2c, reread, cold, upgrade, transfers, contended, wakeups;
 	long w1, w2;	/* weighted misses, tenths: one socket, two */
+	long b1, b2;	/* ... of them on lines marked blk-mq's; 0 if not given */
 };
 
 struct check {
@@ -262,6 +278,11 @@ static const struct check checks[] = {
 	{ "two CPUs increment one counter: one c2c per increment",
 	  inc_shared, 2, 0,
 	  { 2 * R, 2 * R - 1, 0, 1, 0, 2 * R - 1, 0, 0,
+	    40 + 20 * (2 * R - 1), 40 + 55 * (2 * R - 1) } },
+	{ "two CPUs increment a counter of blk-mq's and their own: only its misses are blk-mq's",
+	  inc_blk_and_private, 2, 0,
+	  { 2 * R + 2, 2 * R - 1, 0, 3, 0, 2 * R - 1, 0, 0,
+	    40 + 20 * (2 * R - 1) + 80, 40 + 55 * (2 * R - 1) + 80,
 	    40 + 20 * (2 * R - 1), 40 + 55 * (2 * R - 1) } },
 	{ "two CPUs increment counters on their own lines: one cold miss each",
 	  inc_private, 2, 0,
@@ -326,6 +347,8 @@ int main(void)
 		mem = check_alloc(4096);
 		if (c->fn == sleep_wake)
 			check_waitqueue_init(mem);
+		if (c->fn == inc_blk_and_private)
+			kshim_mark_blk_mq(mem, sizeof(*mem));
 		nr_cpus = c->cpus;
 		turn = c->first_turn;
 		stack_word = NULL;
@@ -341,8 +364,10 @@ int main(void)
 		     matches(e->contended, counts.contended_locks) &&
 		     matches(e->wakeups, counts.wakeups) &&
 		     matches(e->w1, counts.wmiss_1n) &&
-		     matches(e->w2, counts.wmiss_2n);
-		printf("%sok %zu - %s (misses %llu: c2c %llu, reread %llu, cold %llu, upgrade %llu; weighted %.1f, two sockets %.1f; transfers %llu, contended locks %llu, wake-ups %llu)\n",
+		     matches(e->w2, counts.wmiss_2n) &&
+		     matches(e->b1, counts.wmiss_blk_1n) &&
+		     matches(e->b2, counts.wmiss_blk_2n);
+		printf("%sok %zu - %s (misses %llu: c2c %llu, reread %llu, cold %llu, upgrade %llu; weighted %.1f, two sockets %.1f, blk-mq's %.1f, %.1f; transfers %llu, contended locks %llu, wake-ups %llu)\n",
 		       ok ? "" : "not ", i + 1, c->name,
 		       (unsigned long long)counts.misses,
 		       (unsigned long long)counts.miss_c2c,
@@ -350,6 +375,7 @@ int main(void)
 		       (unsigned long long)counts.miss_cold,
 		       (unsigned long long)counts.miss_upgrade,
 		       counts.wmiss_1n / 10.0, counts.wmiss_2n / 10.0,
+		       counts.wmiss_blk_1n / 10.0, counts.wmiss_blk_2n / 10.0,
 		       (unsigned long long)counts.transfers,
 		       (unsigned long long)counts.contended_locks,
 		       (unsigned long long)counts.wakeups);

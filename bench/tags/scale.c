@@ -51,7 +51,9 @@
  * wakeups, transfers and transfers_read (the former count), locked_rmw,
  * fences, contended_locks, irq_toggles, remote_touches, accesses (every
  * counted load and store, wait entries on stacks and the scheduler's lines
- * included), nowait_fails; then starved (CPUs that submit, but for the
+ * included), wmiss_blk_1n and wmiss_blk_2n (the part of wmiss_1n and
+ * wmiss_2n on blk-mq's request queue counters, which both allocators pay:
+ * kshim_mark_blk_mq()), nowait_fails; then starved (CPUs that submit, but for the
  * interrupt CPU, which completed none of the I/Os counted: left without a
  * tag) and fairness (Jain's index of the I/Os counted per such CPU: 1 when
  * even, 1 / USERS when one CPU did all); warmed (CPUs that had completed their
@@ -588,6 +590,8 @@ static const struct {
 	COLUMN("irq_toggles", irq_toggles, 1),
 	COLUMN("remote_touches", remote_touches, 1),
 	COLUMN("accesses", accesses, 1),
+	COLUMN("wmiss_blk_1n", wmiss_blk_1n, 0.1),
+	COLUMN("wmiss_blk_2n", wmiss_blk_2n, 0.1),
 };
 
 static int run_scenario(const struct scenario *s)
