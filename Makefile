@@ -473,8 +473,9 @@ bench-tags-native: bench-tree $(BT_BUILT)
 	$(call finish_run,$$run)
 
 # Misses by class and weighted, wake-ups, accesses, memory per I/O on 1-256
-# simulated CPUs at quanta 4, 64, 256 and duty cycles 100 % and 10 %
-# (15-24 minutes with POOL_BASE on 2 cores); BENCH_SCALE_ARGS=--quick for
+# simulated CPUs at quanta 4, 64, 256 and duty cycles 100 % and 10 %, and
+# the irq scenarios again with device time (8 minutes for the pool alone,
+# 15-24 with POOL_BASE, on 2 cores); BENCH_SCALE_ARGS=--quick for
 # fewer points.  The rank agreement and the native instruction counts come
 # from the newest native run when there is one.
 BENCH_SCALE_ARGS ?=
