@@ -995,6 +995,8 @@ void kshim_mark_blk_mq(const void *p, size_t size)
 	size_t first = ((const char *)p - arena) >> LINE_SHIFT;
 	size_t last = ((const char *)p + size - 1 - arena) >> LINE_SHIFT;
 
+	if ((const char *)p < arena || last >= ARENA_BYTES >> LINE_SHIFT)
+		return;
 	while (first <= last)
 		dir[first++].blk_mq = 1;
 }

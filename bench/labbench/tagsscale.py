@@ -431,9 +431,9 @@ def judge(pool, rows, by, sets):
 
 def b_without_blk(pool, rows, by, sets):
     """Aim (b)'s scenarios, per setting and socket count, judged on the
-    weighted misses less those on blk-mq's request queue counters (the
-    fair share's count of active requests, the same cost whichever
-    allocator runs): in how many the pool's are at most half sbitmap's.
+    weighted misses less those on the request queues' counts of active
+    requests (blk-mq's fair share, the same cost whichever allocator
+    runs): in how many the pool's are at most half sbitmap's.
     Not an aim: what of (b) is the allocators'."""
     out = []
     aim = next(a for a in AIMS if a["id"] == "b")
@@ -733,9 +733,9 @@ def markdown(s):
                   "rows."]
         if s.get("b_without_blk"):
             lines.append("- (b) without blk-mq's counters: (b)'s scenarios judged on the "
-                         "weighted misses less those on blk-mq's request queue counters (the "
-                         "fair share's count of active requests, which either allocator pays "
-                         "alike): what of (b) the allocators decide. Not an aim.")
+                         "weighted misses less those on the request queues' counts of active "
+                         "requests (blk-mq's fair share, which either allocator pays alike): "
+                         "what of (b) the allocators decide. Not an aim.")
         for c in crit:
             if c["examples"]:
                 lines.append(f"- worst misses of {c['aim']}: " + "; ".join(

@@ -134,7 +134,8 @@ static int alloc_queues(struct tags *t, unsigned int nr)
 		t->queues[i] = kzalloc(sizeof(*t->queues[i]), GFP_KERNEL);
 		if (!t->queues[i])
 			return -ENOMEM;
-		kshim_mark_blk_mq(t->queues[i], sizeof(*t->queues[i]));
+		/* Both allocators pay it alike; wait_index is sbitmap's loop's. */
+		kshim_mark_blk_mq(&t->queues[i]->nr_active, sizeof(atomic_t));
 	}
 	t->nr_queues = nr;
 	t->queue_bytes = kmalloc_since(&before);

@@ -52,8 +52,9 @@
  * fences, contended_locks, irq_toggles, remote_touches, accesses (every
  * counted load and store, wait entries on stacks and the scheduler's lines
  * included), wmiss_blk_1n and wmiss_blk_2n (the part of wmiss_1n and
- * wmiss_2n on blk-mq's request queue counters, which both allocators pay:
- * kshim_mark_blk_mq()), nowait_fails; then starved (CPUs that submit, but for the
+ * wmiss_2n on the request queues' counts of active requests, blk-mq's
+ * fair share, which both allocators pay alike: kshim_mark_blk_mq()),
+ * nowait_fails; then starved (CPUs that submit, but for the
  * interrupt CPU, which completed none of the I/Os counted: left without a
  * tag) and fairness (Jain's index of the I/Os counted per such CPU: 1 when
  * even, 1 / USERS when one CPU did all); warmed (CPUs that had completed their
@@ -690,6 +691,8 @@ static bool parse_scenario(const char *line, struct scenario *s)
 		   completion, &s->ios, &s->seed, &end) != 8)
 		return false;
 	/* The optional fields, in order; a short line keeps the defaults. */
+	if (strchr(line + end, '-'))
+		return false;
 	if (sscanf(line + end, "%u %lu %u %u %lu", &s->quantum, &s->think,
 		   &s->queues, &s->batch, &s->device) < 0 && line[end] && line[end] != '\n')
 		return false;

@@ -65,6 +65,12 @@ if ! awk -v f="$fast" -v s="$slow" 'BEGIN { exit !(f < 0.1 && s == 1) }'; then
 fi
 echo "test-model: device time makes every allocation wait ($fast wake-ups per I/O without, $slow with)"
 
+# A negative THINK or DEVICE is no scenario (it would think for ever).
+if echo "sbitmap 2 2 8 4 irq 100 1 4 0 1 1 -5" | "$build/scale" >/dev/null 2>&1; then
+	echo "test-model: a negative DEVICE was taken"
+	exit 1
+fi
+
 # Waiters that share a wait queue, then waiters on two; then both again
 # with spurious wake-ups of the waiters' tasks.
 "$build/waitrace" 1000 2>/dev/null

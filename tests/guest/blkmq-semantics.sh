@@ -3,7 +3,8 @@
 # (a) fair share: on two null_blk devices sharing 16 tags, while a light
 #     job on one holds tags and a saturating one runs on the other, the
 #     saturating device holds at most its share of 8 (debugfs' hctx
-#     "active") in all but 5% of the samples (blk-mq counts a request
+#     "active") in all but 5% of the samples taken while both hold
+#     requests (blk-mq counts a request
 #     after the check of the share, so racing submitters pass it now and
 #     then), it reaches its share, and the light job makes progress;
 # (b) mq-deadline's async_depth=4: while async writers saturate a device
@@ -72,9 +73,9 @@ print(most, kept, some, over, taken)' "$1" "$2" "$3" "$4" "$5"
 # sample_share HEAVY LIGHT READY DONE SHARE: create the file READY once
 # started, then until the file DONE appears (at most 180 s) read two
 # debugfs hctx "active" files every 20 ms, keeping the samples in which
-# the light queue (LIGHT) holds requests; print the most the heavy queue
-# (HEAVY) held in those, their number, the number with more than SHARE and
-# the number of all samples.
+# both the light queue (LIGHT) and the heavy one (HEAVY) hold requests;
+# print the most the heavy queue held in those, their number, the number
+# with more than SHARE and the number of all samples.
 sample_share() {
 	python3 -c 'import os, sys, time
 def active(path):
@@ -84,8 +85,8 @@ most = kept = over = taken = 0
 end = time.monotonic() + 180
 while not os.path.exists(sys.argv[4]) and time.monotonic() < end:
     taken += 1
-    if active(sys.argv[2]):
-        n = active(sys.argv[1])
+    n = active(sys.argv[1])
+    if n and active(sys.argv[2]):
         kept += 1
         most = max(most, n)
         over += n > int(sys.argv[5])
@@ -136,9 +137,9 @@ for mode in pool sbitmap; do
 	wait "$sampler"
 	wait "$heavy"
 	read -r most kept over taken <"$LAB_OUT/sampler.out"
-	echo "the saturating device held at most $most of 16 tags ($kept samples with the light job's tags held, $over with more than 8); the light job did $light IOPS"
+	echo "the saturating device held at most $most of 16 tags ($kept samples with both devices' tags held, $over with more than 8); the light job did $light IOPS"
 	[ "$kept" -gt 0 ] ||
-		fail "tags from $mode: no sample with the light job's tags held (of $taken taken)"
+		fail "tags from $mode: no sample with both devices' tags held (of $taken taken)"
 	[ $((over * 20)) -le "$kept" ] ||
 		fail "tags from $mode: the saturating device held more than its 8 of 16 shared tags in $over of $kept samples (up to $most)"
 	[ "$most" -ge 8 ] ||
