@@ -442,7 +442,7 @@ $(BT)/stats/.built: $(SERIES_STAMP) $(BT_SRCS)
 	@touch $@
 # The pool with a known bug put back (bench/tags/pool-variant.sh): the
 # exhaustive cases must find each, as a lost wake-up, a lost tag or a warning.
-MUTANTS := finish_wait free_order refill_bit rt_wake
+MUTANTS := finish_wait free_order refill_bit rt_wake wake_batch
 $(BT)/mutant-%/.built: $(SERIES_STAMP) $(BT_SRCS) bench/tags/pool-variant.sh
 	bench/tags/pool-variant.sh mutant-$* $(KSRC) $(BT)/src-mutant-$*
 	bench/tags/build.sh $(BT)/src-mutant-$* $(@D) pool-mutant-$*

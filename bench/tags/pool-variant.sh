@@ -39,6 +39,12 @@
 #                       spinlock_t taken with preemption disabled, which
 #                       sleeps on PREEMPT_RT (the series' bug until
 #                       2026-12-06, found by the model's check of that rule).
+#   mutant-wake_batch   a free that sees waiters wakes one only every eighth
+#                       time on its CPU, as sbitmap defers its wake-ups to
+#                       batches of up to 8: a waiter sleeps while the tags
+#                       of the frees that did not wake it are free.
+#                       NOTES.md (2026-12-07, fewer wake-ups) measures it
+#                       on bench-scale's scarce shared scenarios.
 # It fails if the text to change is not there exactly once, so that a
 # changed series is not measured unchanged under the variant's name.
 #
@@ -47,7 +53,8 @@ set -eu
 
 [ $# -eq 3 ] || { echo "usage: pool-variant.sh VARIANT SRC OUT" >&2; exit 2; }
 variant=$1 src=$2 out=$3
-known="without-free_to without-free_to_rule mutant-finish_wait mutant-free_order mutant-refill_bit mutant-rt_wake"
+known="without-free_to without-free_to_rule mutant-finish_wait mutant-free_order"
+known="$known mutant-refill_bit mutant-rt_wake mutant-wake_batch"
 case " $known " in
 *" $variant "*) ;;
 *)	echo "pool-variant: unknown variant '$variant' (known: $known)" >&2
@@ -76,8 +83,8 @@ def without(fn):
             (h_file, re.compile(r"^void %s\([^;]*\);\n" % fn, re.M), "", fn)]
 
 
-def replace(old, new):
-    return [(c_file, re.compile(re.escape(old)), new, None)]
+def replace(old, new, path=None):
+    return [(path or c_file, re.compile(re.escape(old)), new, None)]
 
 
 edits = {
@@ -147,6 +154,23 @@ edits = {
 		percpu_tag_wake_one(pool, wakes.state);
 	preempt_enable();
 """),
+    "mutant-wake_batch": replace(
+        """	preempt_enable();
+	if (state & PERCPU_TAG_WAITING)
+		percpu_tag_wake_one(pool, state);
+}
+""",
+        """	if ((state & PERCPU_TAG_WAITING) &&
+	    (__this_cpu_inc_return(pool->cpu->wake_skip) & 7))
+		state &= ~PERCPU_TAG_WAITING;
+	preempt_enable();
+	if (state & PERCPU_TAG_WAITING)
+		percpu_tag_wake_one(pool, state);
+}
+""") + replace("""	u8 wake_next;
+""", """	u8 wake_next;
+	unsigned int wake_skip;
+""", h_file),
 }
 for path, pattern, new, fn in edits[variant]:
     with open(path) as f:
