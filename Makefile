@@ -442,14 +442,14 @@ $(BT)/stats/.built: $(SERIES_STAMP) $(BT_SRCS)
 	@touch $@
 # The pool with a known bug put back (bench/tags/pool-variant.sh): the
 # exhaustive cases must find each, as a lost wake-up, a lost tag or a warning.
-MUTANTS := finish_wait free_order refill_bit rt_wake wake_batch
+MUTANTS := finish_wait free_order refill_bit rt_wake wake_batch flush_one
 $(BT)/mutant-%/.built: $(SERIES_STAMP) $(BT_SRCS) bench/tags/pool-variant.sh
 	bench/tags/pool-variant.sh mutant-$* $(KSRC) $(BT)/src-mutant-$*
 	bench/tags/build.sh $(BT)/src-mutant-$* $(@D) pool-mutant-$*
 	@touch $@
 model-mutants: $(foreach m,$(MUTANTS),$(BT)/mutant-$(m)/.built)
 	@for m in $(MUTANTS); do \
-		if $(BT)/mutant-$$m/exhaust free1 free2 refill 2>/dev/null; then \
+		if $(BT)/mutant-$$m/exhaust free1 free2 refill flush 2>/dev/null; then \
 			echo "model-mutants: $$m not found"; exit 1; fi; \
 	done; echo "model-mutants: every mutant found"
 .PHONY: model-mutants

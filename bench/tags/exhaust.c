@@ -25,6 +25,12 @@
  *          tags, the last of which finds nothing and enters scarce mode;
  *          afterwards, with nothing running, CPU 0 must be able to take
  *          every tag nobody holds, those in CPU 1's cache included.
+ *   flush  3 CPUs, depth 5: CPU 0 frees the five tags it holds into its
+ *          cache, a yield apart; the cache holds four (a word of slots), so
+ *          the fifth free first gives them back to the shared allocator.
+ *          CPUs 1 and 2 wait as in free2.  Found the series of 2026-12-07
+ *          waking one waiter for the five tags: both waiters tried while
+ *          the four moved, and one slept beside them.
  *
  * Each CPU is one task (the model has no other).  A schedule breaks an
  * invariant when every unfinished CPU sleeps (a lost wake-up: the cases
@@ -58,7 +64,7 @@ struct scenario;
 struct run {
 	const struct scenario *sc;
 	struct tags *tags;
-	int held[2];		/* CPU 0's tags */
+	int held[8];		/* CPU 0's tags */
 	int owner[8];		/* CPU + 1 holding each tag, 0 when free */
 	unsigned int got;
 	bool first_parked;
@@ -141,7 +147,7 @@ static void cpu_main(unsigned int cpu, void *arg)
 
 	if (cpu == 0) {
 		/* The frees a yield apart: any CPU may run between them. */
-		for (i = 0; i < (sc->cpus == 4 && sc->other != nudge ? 1 : 2); i++) {
+		for (i = 0; i < (sc->cpus == 4 && sc->other != nudge ? 1 : sc->depth); i++) {
 			if (r->held[i] < 0)
 				continue;
 			if (i)
@@ -225,15 +231,16 @@ static const struct scenario scenarios[] = {
 	{ "grow", 3, 2, 1, grow, 2 },
 	{ "same", 4, 2, 2, free_second_same, 1 },
 	{ "refill", 2, 8, 0, NULL, 2, .run = run_refill },
+	{ "flush", 3, 5, 2, NULL, 1 },
 };
 
 /* One run of @sc on the schedule set up (seed, or the explore state). */
 static const char *run_one(const struct scenario *sc, uint64_t seed)
 {
-	struct run r = { .sc = sc, .held = { -1, -1 } };
+	struct run r = { .sc = sc, .held = { -1, -1, -1, -1, -1, -1, -1, -1 } };
 	unsigned int i, nr_held = sc->depth, got = 0;
 	unsigned long warnings;
-	int tags[2];
+	int tags[8];
 
 	if (sc->run)
 		return sc->run(sc, seed);
@@ -256,7 +263,7 @@ static const char *run_one(const struct scenario *sc, uint64_t seed)
 		fail(&r, "the kernel code warned");
 	if (!r.broke && tags_nr_free(r.tags) != sc->depth)
 		fail(&r, "a tag is lost: not free at the end");
-	while (!r.broke && got < 2 && (tags[got] = take(&r, 0, false)) >= 0)
+	while (!r.broke && got < sc->depth && (tags[got] = take(&r, 0, false)) >= 0)
 		got++;
 	if (!r.broke && got != sc->depth)
 		fail(&r, "a tag is lost: free but not allocatable");

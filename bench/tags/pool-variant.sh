@@ -45,6 +45,11 @@
 #                       of the frees that did not wake it are free.
 #                       NOTES.md (2026-12-07, fewer wake-ups) measures it
 #                       on bench-scale's scarce shared scenarios.
+#   mutant-flush_one    a free wakes one waiter also when a full cache gave
+#                       tags back to the shared allocator first: waiters that
+#                       tried while those tags moved stay asleep beside them
+#                       (the series' bug until 2026-12-07, found by exhaust's
+#                       case "flush").
 # It fails if the text to change is not there exactly once, so that a
 # changed series is not measured unchanged under the variant's name.
 #
@@ -54,7 +59,7 @@ set -eu
 [ $# -eq 3 ] || { echo "usage: pool-variant.sh VARIANT SRC OUT" >&2; exit 2; }
 variant=$1 src=$2 out=$3
 known="without-free_to without-free_to_rule mutant-finish_wait mutant-free_order"
-known="$known mutant-refill_bit mutant-rt_wake mutant-wake_batch"
+known="$known mutant-refill_bit mutant-rt_wake mutant-wake_batch mutant-flush_one"
 case " $known " in
 *" $variant "*) ;;
 *)	echo "pool-variant: unknown variant '$variant' (known: $known)" >&2
@@ -127,7 +132,7 @@ edits = {
 	__set_current_state(TASK_RUNNING);
 """),
     "mutant-free_order": replace(
-        """	if (!percpu_tag_put(pool, i, tag)) {
+        """	if (!percpu_tag_put(pool, i, tag, &moved)) {
 		tag_ida_free(&pool->ida, tag);
 		/* As the cmpxchg() of a put into a cache: a full barrier. */
 		smp_mb();
@@ -136,28 +141,29 @@ edits = {
 	state = READ_ONCE(pool->state);
 """,
         """	state = READ_ONCE(pool->state);
-	if (!percpu_tag_put(pool, i, tag)) {
+	if (!percpu_tag_put(pool, i, tag, &moved)) {
 		tag_ida_free(&pool->ida, tag);
 		smp_mb();
 	}
 """),
     "mutant-refill_bit": replace(
-        """	} else if (k > 1 && test_bit(PERCPU_TAG_SCARCE, &pool->state) &&
-		   !test_bit(i, pool->nonempty)) {""",
-        """	} else if (0) {"""),
+        """		if (test_bit(PERCPU_TAG_SCARCE, &pool->state) && !test_bit(i, pool->nonempty))
+			set_bit(i, pool->nonempty);
+		percpu_tag_published(pool, wakes, k - 1);""",
+        """		percpu_tag_published(pool, wakes, k - 1);"""),
     "mutant-rt_wake": replace(
         """	preempt_enable();
-	for (; wakes.nr; wakes.nr--)
-		percpu_tag_wake_one(pool, wakes.state);
+	if (wakes.nr)
+		percpu_tag_wake(pool, wakes.state, wakes.nr);
 """,
-        """	for (; wakes.nr; wakes.nr--)
-		percpu_tag_wake_one(pool, wakes.state);
+        """	if (wakes.nr)
+		percpu_tag_wake(pool, wakes.state, wakes.nr);
 	preempt_enable();
 """),
     "mutant-wake_batch": replace(
         """	preempt_enable();
 	if (state & PERCPU_TAG_WAITING)
-		percpu_tag_wake_one(pool, state);
+		percpu_tag_wake(pool, state, 1 + moved);
 }
 """,
         """	if ((state & PERCPU_TAG_WAITING) &&
@@ -165,12 +171,17 @@ edits = {
 		state &= ~PERCPU_TAG_WAITING;
 	preempt_enable();
 	if (state & PERCPU_TAG_WAITING)
-		percpu_tag_wake_one(pool, state);
+		percpu_tag_wake(pool, state, 1 + moved);
 }
 """) + replace("""	u8 wake_next;
 """, """	u8 wake_next;
 	unsigned int wake_skip;
 """, h_file),
+    "mutant-flush_one": replace(
+        """		percpu_tag_wake(pool, state, 1 + moved);
+""",
+        """		percpu_tag_wake(pool, state, 1);
+"""),
 }
 for path, pattern, new, fn in edits[variant]:
     with open(path) as f:
