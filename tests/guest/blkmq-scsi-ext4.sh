@@ -27,7 +27,7 @@ ext4_check() {
 		--output="$LAB_OUT/logs/$LAB_TEST-$2.json" --name="$2" \
 		--directory="$mnt" --rw=randwrite --bs=4k --size=4M --numjobs=4 \
 		--ioengine=libaio --iodepth=16 --direct=1 --verify=crc32c \
-		--verify_fatal=1 --group_reporting || fail "fio verify on ext4 ($2) failed"
+		--verify_fatal=1 --verify_state_save=0 --group_reporting || fail "fio verify on ext4 ($2) failed"
 	umount "$mnt"
 	e2fsck -f -n "$1" || fail "e2fsck found errors on $1 ($2)"
 }
