@@ -88,6 +88,9 @@ lab_fio() {
 # parameter of a parameterized case ("pass kunit.SUITE.CASE[.PARAM]", "fail
 # ...", "skip ...", as tests/run-tests records results).  Fails when the suite did not pass or left no
 # results.  Debian's python3 (the Makefile's PACKAGES), not the caller's.
+# Then re-arms the kernel's one-time warnings (debugfs clear_warn_once):
+# the suites spend some on purpose (a double free), and a real one in a
+# later test must still warn.
 lab_kunit() {
 	module=$1 suite=$2
 	results=/sys/kernel/debug/kunit/$suite/results
@@ -96,6 +99,8 @@ lab_kunit() {
 	[ -r "$results" ] || fail "KUnit suite $suite left no results in debugfs"
 	cp "$results" "$ktap"
 	lab_rmmod "$module"
+	echo 1 >/sys/kernel/debug/clear_warn_once ||
+		fail "cannot re-arm the one-time warnings the suite may have spent"
 	parsed=0
 	/usr/bin/python3 "${LAB_KSRC:?}/tools/testing/kunit/kunit.py" parse --json="$json" "$ktap" ||
 		parsed=$?
@@ -204,10 +209,22 @@ lab_watchdog() {
 # lab_find_disk SERIAL: the name of the emulated disk guest/run's DEVICES
 # attached with SERIAL: labnvmeK/NSID (namespace NSID of NVMe controller
 # labnvmeK), labvblkK (virtio-blk) or labscsiK-L (virtio-scsi LUN L); false
-# when no disk has it.
+# when no disk has it.  Reads only the disks of SERIAL's kind: a virtio-blk
+# disk's serial costs a request to the device (GET_ID) at each read.
 lab_find_disk() {
-	local d s
+	local d s kind
+	case $1 in
+	labnvme*) kind='nvme*' ;;
+	labvblk*) kind='vd*' ;;
+	labscsi*) kind='sd*' ;;
+	*) return 1 ;;
+	esac
 	for d in /sys/block/*; do
+		# shellcheck disable=SC2254 # $kind is a pattern
+		case ${d##*/} in
+		$kind) ;;
+		*) continue ;;
+		esac
 		case ${d##*/} in
 		nvme*) s=$(tr -d ' ' <"$d/device/serial")/$(cat "$d/nsid") ;;
 		vd*) s=$(cat "$d/serial") ;;
@@ -243,20 +260,26 @@ lab_wait_disk() {
 
 # lab_need_disk SERIAL...: skip the test when a disk is missing, unless
 # the boot was to have it (LAB_DEVICES, make test's TEST_DEVICES): then
-# fail.
+# wait for it as lab_wait_disk does (the test before may have bound its
+# controller again: lab_restore_disks), and fail if it does not come.
 lab_need_disk() {
 	local s
 	for s in "$@"; do
-		lab_find_disk "$s" >/dev/null && continue
-		[ -z "${LAB_DEVICES:-}" ] || fail "no disk $s, though the boot attached LAB_DEVICES=$LAB_DEVICES"
-		skip "no disk $s (make test attaches TEST_DEVICES)"
+		if [ -n "${LAB_DEVICES:-}" ]; then
+			lab_wait_disk "$s" >/dev/null ||
+				fail "no disk $s, though the boot attached LAB_DEVICES=$LAB_DEVICES"
+		else
+			lab_find_disk "$s" >/dev/null ||
+				skip "no disk $s (make test attaches TEST_DEVICES)"
+		fi
 	done
 }
 
 # lab_rebind_disk DISK MODE: unbind the driver of the device DISK hangs
 # off (nvme, virtio_scsi or virtio_blk) and bind it again with blk-mq's tag
 # allocation MODE, so that its tag set is made anew from MODE.  The disk's
-# name may change: find it again by its serial.
+# name may change: find it again by its serial.  Notes the device in
+# LAB_REBOUND for lab_restore_disks.
 lab_rebind_disk() {
 	local dev drv
 	[ -e "/sys/block/${1:-?}" ] || fail "lab_rebind_disk: no disk '$1'"
@@ -269,8 +292,28 @@ lab_rebind_disk() {
 		dev=$(dirname "$dev")
 	done
 	[ "$dev" != / ] || fail "$1 hangs off no nvme, virtio_scsi or virtio_blk device"
+	case " ${LAB_REBOUND:-} " in
+	*" $dev=$drv "*) ;;
+	*) LAB_REBOUND="${LAB_REBOUND:-} $dev=$drv" ;;
+	esac
 	echo "${dev##*/}" >"$dev/driver/unbind" || fail "cannot unbind ${dev##*/} from $drv"
 	lab_tag_alloc "$2"
 	echo "${dev##*/}" >"$(readlink -f "$dev/subsystem")/drivers/$drv/bind" ||
 		fail "cannot bind ${dev##*/} to $drv"
+}
+
+# lab_restore_disks: for a test's EXIT trap, after its I/O has stopped:
+# bind every device lab_rebind_disk unbound again with tags from the pool,
+# as the boot left it, whether or not the test got that far: a test that
+# failed between an unbind and a bind leaves no controller without its
+# driver, nor one on sbitmap, to the tests after it.
+lab_restore_disks() {
+	local e dev drv
+	lab_tag_alloc pool
+	for e in ${LAB_REBOUND:-}; do
+		dev=${e%=*} drv=${e##*=}
+		[ ! -e "$dev/driver" ] || echo "${dev##*/}" >"$dev/driver/unbind" || true
+		echo "${dev##*/}" >"$(readlink -f "$dev/subsystem")/drivers/$drv/bind" ||
+			echo "lab_restore_disks: cannot bind ${dev##*/} to $drv" >&2
+	done
 }

@@ -11,7 +11,7 @@ case $vdev in
 virtio*) ;;
 *) fail "no virtio-blk disk vda (make test attaches one; guest/run DISK=)" ;;
 esac
-trap 'losetup -D 2>/dev/null || true; lab_tag_alloc pool' EXIT
+trap 'losetup -D 2>/dev/null || true; lab_restore_disks' EXIT
 
 # rebind_virtio MODE: drop the disk's tag set and make a new one from MODE.
 rebind_virtio() {

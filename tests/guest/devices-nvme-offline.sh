@@ -18,7 +18,7 @@ lab_need_disk labnvme0/1 labnvme0/2
 lab_hotplug_cpus
 last=${LAB_CPUS##* } ncpu=$(nproc)
 stop=$LAB_OUT/$LAB_TEST.done pids=''
-trap 'touch "$stop"; kill $pids 2>/dev/null || true; wait; lab_online_all; lab_tag_alloc pool' EXIT
+trap 'touch "$stop"; kill $pids 2>/dev/null || true; wait; lab_online_all; lab_restore_disks' EXIT
 : >"$LAB_OUT/logs/$LAB_TEST.times"
 
 for mode in pool sbitmap; do

@@ -18,7 +18,7 @@ param=/sys/module/nvme/parameters/poll_queues
 [ -w "$param" ] || skip "$param is not writable"
 polls=$(cat "$param")
 fio_pid=''
-trap 'kill $fio_pid 2>/dev/null || true; wait; echo "$polls" >"$param"; lab_tag_alloc pool' EXIT
+trap 'kill $fio_pid 2>/dev/null || true; wait; echo "$polls" >"$param"; lab_restore_disks' EXIT
 
 # live CTRL: wait up to 60 s for the controller CTRL to be live again.
 live() {

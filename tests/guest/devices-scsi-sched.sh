@@ -9,7 +9,7 @@ set -eu
 
 lab_need_disk labscsi0-0 labscsi0-1
 pids=''
-trap 'kill $pids 2>/dev/null || true; wait; lab_tag_alloc pool' EXIT
+trap 'kill $pids 2>/dev/null || true; wait; lab_restore_disks' EXIT
 
 for mode in pool sbitmap; do
 	echo "== tags from $mode"

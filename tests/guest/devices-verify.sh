@@ -11,7 +11,7 @@ serials="labnvme0/1 labnvme0/2 labscsi0-0 labscsi0-1"
 # shellcheck disable=SC2086 # a list of serials
 lab_need_disk $serials
 pids=''
-trap 'kill $pids 2>/dev/null || true; wait; lab_tag_alloc pool' EXIT
+trap 'kill $pids 2>/dev/null || true; wait; lab_restore_disks' EXIT
 
 for mode in pool sbitmap; do
 	echo "== tags from $mode"
