@@ -34,6 +34,7 @@
  * build.sh sets TAGS_POOL_API from the header: 3 if it declares
  * percpu_tag_add_waiter(), 2 if percpu_tag_take_raced(), else 1.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <linux/percpu_tags.h>
@@ -300,42 +301,66 @@ static bool may_queue(struct tags *t, struct blk_queue *q)
 }
 
 /*
- * __blk_mq_get_tag(): a tag within the fair share, without sleeping, or -1;
- * @queued: the caller is on the pool's wait queue (percpu_tag_alloc_queued()).
+ * One try at a tag without sleeping, at most @shallow of them if not 0
+ * (blk_mq_tags_get()); or -1.  A pool before TAGS_POOL_API 3 has no limited
+ * allocation: tags_get_shallow() refuses @shallow for it.
  */
-static int get_nowait(struct tags *t, struct blk_queue *q, bool queued)
+static int get_once(struct tags *t, unsigned int shallow)
 {
 	unsigned int tag;
 
-	if (t->shared && !may_queue(t, q))
-		return -1;
 	if (t->kind == TAGS_SBITMAP)
-		return __sbitmap_queue_get(t->sbq);
+		return shallow ? sbitmap_queue_get_shallow(t->sbq, shallow) :
+				 __sbitmap_queue_get(t->sbq);
 #if TAGS_POOL_API >= 3
-	tag = percpu_tag_alloc(t->pool, GFP_NOWAIT);
-#elif TAGS_POOL_API == 2
-	tag = queued ? percpu_tag_alloc_queued(t->pool, UINT_MAX) :
-		       percpu_tag_alloc(t->pool, GFP_NOWAIT);
-#else
-	tag = queued ? percpu_tag_alloc_queued(t->pool) :
-		       percpu_tag_alloc(t->pool, GFP_NOWAIT);
+	if (shallow)
+		tag = percpu_tag_alloc_limited(t->pool, shallow);
+	else
 #endif
+		tag = percpu_tag_alloc(t->pool, GFP_NOWAIT);
 	return tag == TAG_FAIL ? -1 : (int)tag;
 }
 
+/*
+ * __blk_mq_get_tag(): a tag within the fair share, without sleeping, or -1;
+ * @queued: the caller is on the pool's wait queue (percpu_tag_alloc_queued()
+ * before TAGS_POOL_API 3); @shallow: as for get_once().
+ */
+static int get_nowait(struct tags *t, struct blk_queue *q, bool queued,
+		      unsigned int shallow)
+{
+	if (t->shared && !may_queue(t, q))
+		return -1;
+#if TAGS_POOL_API <= 2
+	if (t->kind == TAGS_POOL) {
+		unsigned int tag;
+
+#if TAGS_POOL_API == 2
+		tag = queued ? percpu_tag_alloc_queued(t->pool, UINT_MAX) :
+			       percpu_tag_alloc(t->pool, GFP_NOWAIT);
+#else
+		tag = queued ? percpu_tag_alloc_queued(t->pool) :
+			       percpu_tag_alloc(t->pool, GFP_NOWAIT);
+#endif
+		return tag == TAG_FAIL ? -1 : (int)tag;
+	}
+#endif
+	return get_once(t, shallow);
+}
+
 /* blk_mq_get_tag()'s loop for the sbitmap, without running the queue. */
-static int sbitmap_get_wait(struct tags *t, struct blk_queue *q)
+static int sbitmap_get_wait(struct tags *t, struct blk_queue *q, unsigned int shallow)
 {
 	struct sbq_wait_state *ws = sbq_wait_ptr(t->sbq, &q->wait_index);
 	DEFINE_SBQ_WAIT(wait);
 	int tag;
 
 	for (;;) {
-		tag = get_nowait(t, q, false);
+		tag = get_nowait(t, q, false, shallow);
 		if (tag >= 0)
 			break;
 		sbitmap_prepare_to_wait(t->sbq, ws, &wait, TASK_UNINTERRUPTIBLE);
-		tag = get_nowait(t, q, false);
+		tag = get_nowait(t, q, false, shallow);
 		if (tag >= 0)
 			break;
 		io_schedule();
@@ -352,19 +377,20 @@ static int sbitmap_get_wait(struct tags *t, struct blk_queue *q)
  * change of hardware queue: try, queue, try, sleep; a tag found by the try
  * that follows a sleep used the wake-up, one found before sleeping did not.
  */
-static int pool_get_wait(struct tags *t, struct blk_queue *q)
+static int pool_get_wait(struct tags *t, struct blk_queue *q, unsigned int shallow)
 {
 	DEFINE_PERCPU_TAG_WAIT(w);
 	bool woke = false;
 	int got;
 
 	for (;;) {
-		got = get_nowait(t, q, false);
+		got = get_nowait(t, q, false, shallow);
 		if (got >= 0)
 			break;
 		woke = false;
-		percpu_tag_prepare_wait(t->pool, &w, true);
-		got = get_nowait(t, q, true);
+		/* blk_mq_get_tag(): limited allocations queue non-exclusively. */
+		percpu_tag_prepare_wait(t->pool, &w, !shallow);
+		got = get_nowait(t, q, true, shallow);
 		if (got >= 0)
 			break;
 		io_schedule();
@@ -394,7 +420,7 @@ static bool pool_may_take(struct percpu_tag_wait *w, unsigned int tag)
  * hardware queue; a shared tag set's waiter takes a tag only within its
  * queue's share (may_take).
  */
-static int pool_get_wait(struct tags *t, struct blk_queue *q)
+static int pool_get_wait(struct tags *t, struct blk_queue *q, unsigned int shallow)
 {
 	struct pool_wait pw = { .t = t, .q = q };
 	u64 start = ktime_get_ns();
@@ -406,11 +432,11 @@ static int pool_get_wait(struct tags *t, struct blk_queue *q)
 	if (t->shared)
 		pw.wait.may_take = pool_may_take;
 	for (;;) {
-		got = get_nowait(t, q, false);
+		got = get_nowait(t, q, false, shallow);
 		if (got >= 0)
 			break;
 		percpu_tag_prepare_wait(t->pool, &pw.wait);
-		got = get_nowait(t, q, true);
+		got = get_nowait(t, q, true, shallow);
 		if (got >= 0)
 			break;
 		io_schedule();
@@ -444,7 +470,7 @@ static int pool_get_wait(struct tags *t, struct blk_queue *q)
  * 71e7af1), without running the queue: exclusive entries unless the tag set
  * is shared (blk_mq_alloc_is_limited()).
  */
-static int pool_get_wait(struct tags *t, struct blk_queue *q)
+static int pool_get_wait(struct tags *t, struct blk_queue *q, unsigned int shallow)
 {
 	u64 start = ktime_get_ns();
 	bool slept = false;
@@ -452,11 +478,11 @@ static int pool_get_wait(struct tags *t, struct blk_queue *q)
 	int got;
 
 	for (;;) {
-		got = get_nowait(t, q, false);
+		got = get_nowait(t, q, false, shallow);
 		if (got >= 0)
 			break;
 		percpu_tag_prepare_wait(t->pool, &wait, !t->shared);
-		got = get_nowait(t, q, true);
+		got = get_nowait(t, q, true, shallow);
 		if (got >= 0) {
 			percpu_tag_finish_wait(t->pool, &wait, true);
 			break;
@@ -471,24 +497,22 @@ static int pool_get_wait(struct tags *t, struct blk_queue *q)
 }
 #endif
 
-int tags_get(struct tags *t, bool wait)
+int tags_get_shallow(struct tags *t, bool wait, unsigned int shallow)
 {
 	struct blk_queue *q;
 	int tag = -1;
 
+	if (shallow && t->kind == TAGS_POOL && TAGS_POOL_API < 3) {
+		fprintf(stderr, "bench: a pool before TAGS_POOL_API 3 has no limited allocation\n");
+		abort();
+	}
 	/* Without sharing, the first try is the allocator's alone. */
 	switch (t->shared ? TAGS_NULL + 1 : t->kind) {
 	case TAGS_SBITMAP:
-		tag = __sbitmap_queue_get(t->sbq);
+	case TAGS_POOL:
+		tag = get_once(t, shallow);
 		if (tag >= 0 || !wait)
 			return tag;
-		break;
-	case TAGS_POOL:
-		tag = (int)percpu_tag_alloc(t->pool, GFP_NOWAIT);
-		if (tag != (int)TAG_FAIL)
-			return tag;
-		if (!wait)
-			return -1;
 		break;
 	case TAGS_NULL:
 		return t->null_next++ % t->depth;
@@ -497,14 +521,26 @@ int tags_get(struct tags *t, bool wait)
 	}
 	q = queue_of(t, raw_smp_processor_id());
 	if (t->shared)
-		tag = get_nowait(t, q, false);
+		tag = get_nowait(t, q, false, shallow);
 	/* As blk_mq_get_tag(): one try, then its own wait loop. */
 	if (tag < 0 && wait)
-		tag = t->kind == TAGS_SBITMAP ? sbitmap_get_wait(t, q) : pool_get_wait(t, q);
+		tag = t->kind == TAGS_SBITMAP ? sbitmap_get_wait(t, q, shallow) :
+						pool_get_wait(t, q, shallow);
 	/* blk_mq_inc_active_requests() */
 	if (tag >= 0 && t->shared)
 		atomic_inc(&q->nr_active);
 	return tag;
+}
+
+int tags_get(struct tags *t, bool wait)
+{
+	return tags_get_shallow(t, wait, 0);
+}
+
+void tags_min_shallow_depth(struct tags *t, unsigned int shallow)
+{
+	if (t->sbq)
+		sbitmap_queue_min_shallow_depth(t->sbq, shallow);
 }
 
 void tags_put(struct tags *t, unsigned int tag, unsigned int alloc_cpu)

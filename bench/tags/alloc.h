@@ -37,6 +37,16 @@ void tags_destroy(struct tags *t);
  * free, as blk_mq_get_tag() does (its sbitmap loop, or the pool's own wait).
  */
 int tags_get(struct tags *t, bool wait);
+/*
+ * tags_get() for an allocation an I/O scheduler limits to a shallow depth
+ * (blk_mq_alloc_data.shallow_depth, as kyber and bfq set it for async I/O):
+ * together such allocations hold at most @shallow tags; 0 is tags_get().  It
+ * waits non-exclusively on the pool, as blk-mq does.  Set the least shallow
+ * depth first with tags_min_shallow_depth().
+ */
+int tags_get_shallow(struct tags *t, bool wait, unsigned int shallow);
+/* blk_mq_tag_min_shallow_depth(): the least @shallow tags_get_shallow() gets. */
+void tags_min_shallow_depth(struct tags *t, unsigned int shallow);
 /* Free @tag, allocated on @alloc_cpu (blk-mq passes the request's ctx CPU). */
 void tags_put(struct tags *t, unsigned int tag, unsigned int alloc_cpu);
 /*

@@ -8,7 +8,7 @@
  *
  * Reads one scenario per line on stdin:
  *
- *	ALLOC POSSIBLE USERS DEPTH INFLIGHT COMPLETION IOS SEED [QUANTUM [THINK [QUEUES [BATCH [DEVICE]]]]]
+ *	ALLOC POSSIBLE USERS DEPTH INFLIGHT COMPLETION IOS SEED [QUANTUM [THINK [QUEUES [BATCH [DEVICE [SHALLOW]]]]]]
  *
  * ALLOC is sbitmap or pool; POSSIBLE the possible CPUs (nr_cpu_ids); USERS
  * the CPUs that submit I/O to this tag space (CPUs 0 .. USERS - 1: those
@@ -40,8 +40,12 @@
  * blk_mq_put_tags(); 1: none, the default; self or irq, one queue only);
  * DEVICE, private accesses the completing CPU makes before each completion
  * (the device's time, which the model otherwise takes as nil, so that the
- * completing CPU's speed alone sets the I/O rate; default 0).
- * An 8-field line is QUANTUM 4, THINK 0, QUEUES 1, BATCH 1, DEVICE 0.
+ * completing CPU's speed alone sets the I/O rate; default 0); SHALLOW, the
+ * shallow depth of the odd CPUs' allocations, as an I/O scheduler sets it
+ * for async I/O (kyber, bfq): together they hold at most SHALLOW tags, the
+ * run fails if they hold more; they take no batches and queue
+ * non-exclusively on the pool (0: none, the default).
+ * An 8-field line is QUANTUM 4, THINK 0, QUEUES 1, BATCH 1, DEVICE 0, SHALLOW 0.
  *
  * Writes one tab-separated line per scenario, with a header first: the
  * scenario (alloc, source, possible, users, depth, inflight, completion,
@@ -60,7 +64,7 @@
  * even, 1 / USERS when one CPU did all); warmed (CPUs that had completed their
  * warm-up share when counting began: USERS, or USERS - 1 with irq, unless
  * the warm-up hit its bound), mem_kmalloc and mem_percpu (bytes the allocator holds: blk-mq's
- * own structures, the same for both, left out), errors and device.
+ * own structures, the same for both, left out), errors, device and shallow.
  *
  * Each scenario ends with checks that fail the run (exit status 1): no tag
  * handed out twice, every tag free again, and all DEPTH tags allocatable
@@ -92,6 +96,7 @@ struct scenario {
 	unsigned long think;
 	unsigned int queues, batch;
 	unsigned long device;
+	unsigned int shallow;
 };
 
 /* Most tags one batch call takes or frees here (blk-mq: BITS_PER_LONG). */
@@ -139,6 +144,7 @@ struct run {
 	unsigned long nr_inflight, nr_getting;
 	bool stop;
 	unsigned long nowait_fails;
+	unsigned int limited_held;	/* tags the SHALLOW allocations hold */
 	struct kshim_counts counts;
 	unsigned long measured;
 	int errors;
@@ -186,12 +192,18 @@ static void hand_out(struct run *run, int tag)
 		run->owner[tag] = 1;
 }
 
-static int get_tag(struct run *run, bool wait)
+/* Whether @cpu's allocations are held to SHALLOW tags. */
+static bool limited(const struct run *run, unsigned int cpu)
+{
+	return run->s->shallow && cpu % 2;
+}
+
+static int get_tag(struct run *run, bool wait, unsigned int cpu)
 {
 	int tag;
 
 	kshim_model_op_begin();
-	tag = tags_get(run->tags, wait);
+	tag = tags_get_shallow(run->tags, wait, limited(run, cpu) ? run->s->shallow : 0);
 	if (tag < 0) {
 		if (wait)
 			fail(run, "a waiting allocation returned no tag", 0);
@@ -200,6 +212,8 @@ static int get_tag(struct run *run, bool wait)
 		return -1;
 	}
 	hand_out(run, tag);
+	if (limited(run, cpu) && ++run->limited_held > run->s->shallow)
+		fail(run, "SHALLOW allocations hold more than SHALLOW tags", tag);
 	return tag;
 }
 
@@ -236,6 +250,8 @@ static void take_back(struct run *run, struct io io)
 	if (!run->owner[io.tag])
 		fail(run, "freeing a tag that is not handed out", io.tag);
 	run->owner[io.tag] = 0;
+	if (limited(run, io.cpu))
+		run->limited_held--;
 }
 
 /*
@@ -375,7 +391,8 @@ static unsigned int submit_batch(struct run *run, unsigned int cpu)
 {
 	unsigned int tags[MAX_BATCH], got, i;
 
-	if (run->s->batch <= 1)
+	/* blk_mq_get_tags() takes no batch with a shallow depth. */
+	if (run->s->batch <= 1 || limited(run, cpu))
 		return 0;
 	got = run->s->inflight - run->cpu[cpu].nr_inflight;
 	got = get_batch(run, tags, got < run->s->batch ? got : run->s->batch);
@@ -402,13 +419,13 @@ static void cpu_self(struct run *run, unsigned int cpu)
 		}
 		if (submit_batch(run, cpu))
 			continue;
-		tag = get_tag(run, false);
+		tag = get_tag(run, false, cpu);
 		if (tag < 0 && me->nr_inflight) {
 			complete_oldest(run, &me->inflight, ios);
 			continue;
 		}
 		if (tag < 0)
-			tag = get_tag(run, true);
+			tag = get_tag(run, true, cpu);
 		if (tag >= 0)
 			submit(run, cpu, tag);
 	}
@@ -450,7 +467,7 @@ static void cpu_irq(struct run *run)
 		if (!run->stop && me->nr_inflight < run->s->inflight) {
 			if (submit_batch(run, 0))
 				continue;
-			tag = get_tag(run, false);
+			tag = get_tag(run, false, 0);
 			if (tag >= 0) {
 				submit(run, 0, tag);
 				continue;
@@ -485,7 +502,7 @@ static void cpu_submitter(struct run *run, unsigned int cpu)
 		}
 		if (submit_batch(run, cpu))
 			continue;
-		tag = get_tag(run, true);
+		tag = get_tag(run, true, cpu);
 		if (tag >= 0)
 			submit(run, cpu, tag);
 	}
@@ -519,7 +536,7 @@ static void cpu_other(struct run *run, unsigned int cpu)
 		} else if (me->nr_inflight < run->s->inflight) {
 			/* Others must not finish while this may still submit. */
 			run->nr_getting++;
-			tag = get_tag(run, false);
+			tag = get_tag(run, false, cpu);
 			run->nr_getting--;
 			if (tag >= 0) {
 				submit(run, cpu, tag);
@@ -608,6 +625,8 @@ static int run_scenario(const struct scenario *s)
 	kshim_setup(s->possible);
 	kshim_model_seed(s->seed);
 	run.tags = tags_create(kind_of(s->alloc), s->depth, s->users);
+	if (run.tags && s->shallow)
+		tags_min_shallow_depth(run.tags, s->shallow);
 	if (run.tags && tags_set_queues(run.tags, s->queues)) {
 		tags_destroy(run.tags);
 		run.tags = NULL;
@@ -661,9 +680,9 @@ static int run_scenario(const struct scenario *s)
 		printf("\t%.4f", *(const uint64_t *)((const char *)c +
 						     per_io_columns[i].offset) *
 		       per_io_columns[i].scale * per_io);
-	printf("\t%.4f\t%u\t%.4f\t%u\t%llu\t%llu\t%d\t%lu\n", run.nowait_fails * per_io,
+	printf("\t%.4f\t%u\t%.4f\t%u\t%llu\t%llu\t%d\t%lu\t%u\n", run.nowait_fails * per_io,
 	       run.starved, run.fairness, run.warmed, (unsigned long long)mem.kmalloc,
-	       (unsigned long long)mem.percpu, run.errors, s->device);
+	       (unsigned long long)mem.percpu, run.errors, s->device, s->shallow);
 	fflush(stdout);
 
 	tags_destroy(run.tags);
@@ -686,6 +705,7 @@ static bool parse_scenario(const char *line, struct scenario *s)
 	s->queues = 1;
 	s->batch = 1;
 	s->device = 0;
+	s->shallow = 0;
 	if (sscanf(line, "%15s %u %u %u %u %7s %lu %llu%n", s->alloc,
 		   &s->possible, &s->users, &s->depth, &s->inflight,
 		   completion, &s->ios, &s->seed, &end) != 8)
@@ -693,14 +713,15 @@ static bool parse_scenario(const char *line, struct scenario *s)
 	/* The optional fields, in order; a short line keeps the defaults. */
 	if (strchr(line + end, '-'))
 		return false;
-	if (sscanf(line + end, "%u %lu %u %u %lu", &s->quantum, &s->think,
-		   &s->queues, &s->batch, &s->device) < 0 && line[end] && line[end] != '\n')
+	if (sscanf(line + end, "%u %lu %u %u %lu %u", &s->quantum, &s->think,
+		   &s->queues, &s->batch, &s->device, &s->shallow) < 0 &&
+	    line[end] && line[end] != '\n')
 		return false;
 	for (s->completion = 0; s->completion < 3; s->completion++)
 		if (!strcmp(completion, completion_names[s->completion]))
 			break;
 	return s->users && s->users <= s->possible && s->depth && s->inflight &&
-	       s->completion < 3 && s->quantum && s->queues &&
+	       s->completion < 3 && s->quantum && s->queues && s->shallow <= s->depth &&
 	       s->queues <= s->users && s->batch && s->batch <= MAX_BATCH &&
 	       (s->batch == 1 || (s->queues == 1 && s->completion != COMPLETE_OTHER));
 }
@@ -715,7 +736,7 @@ int main(void)
 	printf("alloc\tsource\tpossible\tusers\tdepth\tinflight\tcompletion\tios\tquantum\tthink\tqueues\tbatch");
 	for (i = 0; i < sizeof(per_io_columns) / sizeof(per_io_columns[0]); i++)
 		printf("\t%s", per_io_columns[i].name);
-	printf("\tnowait_fails\tstarved\tfairness\twarmed\tmem_kmalloc\tmem_percpu\terrors\tdevice\n");
+	printf("\tnowait_fails\tstarved\tfairness\twarmed\tmem_kmalloc\tmem_percpu\terrors\tdevice\tshallow\n");
 	fflush(stdout);	/* a driver may wait for the header before it writes */
 	while (fgets(line, sizeof(line), stdin)) {
 		if (line[0] == '#' || line[0] == '\n')

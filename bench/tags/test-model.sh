@@ -4,7 +4,7 @@
 # one writer and seven readers 8 misses a round), a 2-CPU run of every
 # allocator and completion mode that must pass its own checks and give the
 # same figures twice with one seed, the optional fields (quantum, think
-# time, queues sharing the tags, batches) on small runs, the same line
+# time, queues sharing the tags, batches, a shallow depth) on small runs, the same line
 # giving the same figures whatever ran before it, device time that makes
 # every allocation wait, two waiters racing two frees on 1000 seeds
 # without a lost wakeup (on one wait queue, then on two; without and with
@@ -27,6 +27,11 @@ scenarios=$(for alloc in sbitmap pool; do
 	echo "$alloc 4 4 16 4 irq 2000 7 4 0 2"
 	echo "$alloc 4 4 64 8 irq 2000 7 4 0 1 4"
 	echo "$alloc 4 4 64 8 self 2000 7 16 50 1 4"
+	# the odd CPUs' allocations held to 4 of 16 tags (an I/O scheduler's
+	# shallow depth): scale fails the run if together they hold more
+	echo "$alloc 4 4 16 8 self 2000 7 4 0 1 1 0 4"
+	echo "$alloc 4 4 16 8 irq 2000 7 4 0 1 1 0 4"
+	echo "$alloc 8 8 32 4 self 2000 7 4 0 2 1 0 8"
 done)
 first=$(echo "$scenarios" | "$build/scale")
 second=$(echo "$scenarios" | "$build/scale")
