@@ -19,7 +19,8 @@
 #: make bench-scale   the allocators on 1-256 simulated CPUs (host); it and
 #:                    bench-tags-native measure beside the pool: with POOL_BASE=REV
 #:                    the pool at REV, with POOL_WITHOUT=free_to the pool without
-#:                    percpu_tag_free_to(), with POOL_STATS=1 the pool with its counters
+#:                    percpu_tag_free_to(), with POOL_STATS=1 the pool with its counters,
+#:                    with POOL_WHATIF=NAME a what-if (bench/tags/pool-variant.sh)
 #: make model-mutants  the pool with known bugs put back, each found by
 #:                    the model's exhaustive cases (host; bench/tags/exhaust.c)
 #: make checkpatch, fuzz    the kernel's checks on our code; longer fuzzing
@@ -424,6 +425,7 @@ bench-ida: bench-tree drivers-bench $(IDA_NATIVE)/native_ida
 BT_SRCS     := $(wildcard bench/kshim/* bench/tags/*.c bench/tags/*.h) bench/tags/build.sh
 POOL_BASE   ?=
 POOL_WITHOUT ?=
+POOL_WHATIF ?=
 POOL_STATS  ?=
 PY          := PYTHONPATH=$(CURDIR)/bench python3
 $(BT)/pool/.built: $(SERIES_STAMP) $(BT_SRCS)
@@ -436,6 +438,10 @@ $(BT)/base-%/.built: $(BT_SRCS) bench/tags/pool-at-rev.sh | source
 $(BT)/without-%/.built: $(SERIES_STAMP) $(BT_SRCS) bench/tags/pool-variant.sh
 	bench/tags/pool-variant.sh without-$* $(KSRC) $(BT)/src-without-$*
 	bench/tags/build.sh $(BT)/src-without-$* $(@D) pool-without-$*
+	@touch $@
+$(BT)/whatif-%/.built: $(SERIES_STAMP) $(BT_SRCS) bench/tags/pool-variant.sh bench/tags/variants/whatif-%.diff
+	bench/tags/pool-variant.sh whatif-$* $(KSRC) $(BT)/src-whatif-$*
+	bench/tags/build.sh $(BT)/src-whatif-$* $(@D) pool-whatif-$*
 	@touch $@
 $(BT)/stats/.built: $(SERIES_STAMP) $(BT_SRCS)
 	TAGS_CFLAGS=-DCONFIG_PERCPU_TAGS_STATS bench/tags/build.sh $(KSRC) $(@D) pool-stats
@@ -454,10 +460,12 @@ model-mutants: $(foreach m,$(MUTANTS),$(BT)/mutant-$(m)/.built)
 	done; echo "model-mutants: every mutant found"
 .PHONY: model-mutants
 BT_BUILT = $(BT)/pool/.built $(if $(POOL_BASE),$(BT)/base-$(POOL_BASE)/.built) \
-	$(if $(POOL_WITHOUT),$(BT)/without-$(POOL_WITHOUT)/.built) $(if $(POOL_STATS),$(BT)/stats/.built)
+	$(if $(POOL_WITHOUT),$(BT)/without-$(POOL_WITHOUT)/.built) $(if $(POOL_STATS),$(BT)/stats/.built) \
+	$(if $(POOL_WHATIF),$(BT)/whatif-$(POOL_WHATIF)/.built)
 BT_BINS  = --bin pool=$(BT)/pool $(if $(POOL_BASE),--bin pool@$(POOL_BASE)=$(BT)/base-$(POOL_BASE)) \
 	$(if $(POOL_WITHOUT),--bin pool-without-$(POOL_WITHOUT)=$(BT)/without-$(POOL_WITHOUT)) \
-	$(if $(POOL_STATS),--bin pool-stats=$(BT)/stats)
+	$(if $(POOL_STATS),--bin pool-stats=$(BT)/stats) \
+	$(if $(POOL_WHATIF),--bin pool-whatif-$(POOL_WHATIF)=$(BT)/whatif-$(POOL_WHATIF))
 
 # ns per alloc+free pair on 1, 2, 4, ... THREADS pinned threads (ABBA,
 # BENCH_NATIVE_REPS; THREADS defaults to the cores), perf stat and perf c2c

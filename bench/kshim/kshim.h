@@ -412,6 +412,24 @@ static inline unsigned long find_next_bit_wrap(const unsigned long *addr,
 #define for_each_set_bit(bit, addr, size)				\
 	for ((bit) = find_first_bit((addr), (size)); (bit) < (size);	\
 	     (bit) = find_next_bit((addr), (size), (bit) + 1))
+/* for_each_set_bit_wrap()'s next bit at or after @n, each bit once from @start. */
+static inline unsigned long __for_each_wrap(const unsigned long *addr, unsigned long size,
+					    unsigned long start, unsigned long n)
+{
+	unsigned long bit;
+
+	if (n > start) {
+		bit = find_next_bit(addr, size, n);
+		if (bit < size)
+			return bit;
+		n = 0;
+	}
+	bit = find_next_bit(addr, start, n);
+	return bit < start ? bit : size;
+}
+#define for_each_set_bit_wrap(bit, addr, size, start)			\
+	for ((bit) = find_next_bit_wrap((addr), (size), (start)); (bit) < (size); \
+	     (bit) = __for_each_wrap((addr), (size), (start), (bit) + 1))
 
 static inline unsigned int bitmap_weight(const unsigned long *src,
 					 unsigned int nbits)

@@ -42,6 +42,15 @@ kind "device"; the summary counts, per setting, where each pool counts no
 more than sbitmap with and without it.  Not an aim: a view of what the
 aims' irq scenarios measure.
 
+A shallow depth: kyber and bfq hold async I/O to part of the tags
+(blk_mq_alloc_data.shallow_depth; sbitmap_queue_get_shallow() against
+percpu_tag_alloc_limited()).  Kind "shallow": shared tags with one queue,
+SHALLOW_USERS CPUs, depths SHALLOW_DEPTHS, 4 or 32 in flight, self or irq,
+at duty 100 % and every quantum, the odd CPUs held to half the depth; the
+summary counts, per setting, where each pool counts no more than sbitmap,
+with the sums and the mean fairness.  Not an aim: a view of the limited
+path.
+
 The aims (AIMS below) are judged per setting and per socket count, on the
 weighted misses; a scenario where both allocators count nothing passes and
 is counted apart.
@@ -84,6 +93,9 @@ BIG = 64
 SEEDS_MORE = (2, 3)
 MEMORY_IOS = 200
 DEVICE_ACCESSES = 256
+SHALLOW_USERS = (8, 64, 256)
+SHALLOW_DEPTHS = (64, 256)
+SHALLOW_INFLIGHT = (4, 32)
 LINE = 64           # bytes: the floor is one line per allocating CPU
 METRICS = ("misses", "miss_c2c", "miss_reread", "miss_cold", "miss_upgrade",
            "invalidations", "wmiss_1n", "wmiss_2n", "wakeups", "transfers", "transfers_read",
@@ -146,6 +158,13 @@ def seed_scenarios(quick):
     """The subset run with more seeds."""
     return [dict(zip(KEY, ("shared", u, u, d, 4, c, SHARED_QUEUES, 1)))
             for u in ((64,) if quick else (64, 256)) for d in (32, 1023) for c in COMPLETIONS]
+
+
+def shallow_scenarios(quick):
+    """Shared tags, one queue, the odd CPUs held to half the depth."""
+    return [dict(zip(KEY, ("shared", u, u, d, q, c, 1, 1)))
+            for u in ((8, 64) if quick else SHALLOW_USERS) for d in SHALLOW_DEPTHS
+            for q in SHALLOW_INFLIGHT for c in COMPLETIONS]
 
 
 def settings(quick):
@@ -235,10 +254,10 @@ def cost(line):
     return users * (inflight + 8) * (1 + think / (4 * quantum + 50)) * (1 + 16 / quantum)
 
 
-def scenario_line(alloc, s, ios, seed, quantum, think, device):
+def scenario_line(alloc, s, ios, seed, quantum, think, device, shallow):
     return (f"{alloc} {s['possible']} {s['users']} {s['depth']} {s['inflight']} "
             f"{s['completion']} {ios} {seed} {quantum} {think} {s['queues']} {s['batch']} "
-            f"{device}\n")
+            f"{device} {shallow}\n")
 
 
 def parse_row(raw, s, extra):
@@ -292,11 +311,14 @@ def main(argv=None):
               for q in (4, 64) for seed in SEEDS_MORE]
     first += [(s, q, 100, 0, args.seed, "device") for s in scen if s["completion"] == "irq"
               for q, _ in full]
+    first += [(s, q, 100, 0, args.seed, "shallow") for s in shallow_scenarios(args.quick)
+              for q, _ in full]
     total = (len(first) + len(scen) * len(part)) * len(runs)
     print(f"bench-scale: {len(scen)} scenarios x {len(sets)} settings "
           f"({', '.join(settings_name(*x) for x in sets)}) x {len(runs)} allocators, "
           f"{args.ios} I/Os each, seed {args.seed}, with twins, memory rows and seeds "
-          f"{', '.join(map(str, SEEDS_MORE))} of a subset, irq scenarios with device time: "
+          f"{', '.join(map(str, SEEDS_MORE))} of a subset, irq scenarios with device time, "
+          f"shallow-depth scenarios: "
           f"about {total} runs on "
           f"{args.jobs} processes; results in {args.out}", flush=True)
     runner = Runner(args.jobs, total)
@@ -306,10 +328,13 @@ def main(argv=None):
         for s, q, duty, think, seed, kind in jobs:
             ios = MEMORY_IOS if kind == "memory" else args.ios
             device = DEVICE_ACCESSES if kind == "device" else 0
+            shallow = s["depth"] // 2 if kind == "shallow" else 0
             for alloc, binary in runs:
-                work.append((binary, scenario_line(alloc, s, ios, seed, q, think, device)))
+                work.append((binary, scenario_line(alloc, s, ios, seed, q, think, device,
+                                                   shallow)))
                 meta.append((s, {"quantum": q, "duty": duty, "think": think, "device": device,
-                                 "seed": seed, "kind": kind, "ios_asked": ios}))
+                                 "shallow": shallow, "seed": seed, "kind": kind,
+                                 "ios_asked": ios}))
         return [parse_row(raw, s, extra) for raw, (s, extra) in zip(runner.run(work), meta)]
 
     rows = run_phase(first)
@@ -568,6 +593,31 @@ def device_time(rows, by, allocs, sets):
     return out
 
 
+def shallow_depth(rows, by, allocs, sets):
+    """Per setting (duty 100 %) and pool: in how many shallow scenarios the
+    pool counts no more than sbitmap, the sums of weighted misses (one
+    socket) and wake-ups per I/O, and the mean fairness, pool and sbitmap."""
+    out = []
+    for quantum, duty in sets:
+        sel = [r for r in rows if r["alloc"] == "sbitmap" and r["kind"] == "shallow"
+               and setting_of(r) == (quantum, duty)]
+        for a in allocs[1:]:
+            pairs = [(by[(a,) + rkey(r)], r) for r in sel if (a,) + rkey(r) in by]
+            e = {"alloc": a, "quantum": quantum, "duty": duty, "scenarios": len(pairs)}
+            e.update({m: sum(p[m] <= x[m] for p, x in pairs)
+                      for m in ("wmiss_1n", "wmiss_2n", "wakeups")})
+            for side, i in (("sum", 0), ("sum_sbitmap", 1)):
+                e[side] = {m: round(sum(p[i][m] for p in pairs), 1) for m in ("wmiss_1n", "wakeups")}
+            e["fairness"] = [round(sum(p[i]["fairness"] for p in pairs) / max(len(pairs), 1), 3)
+                             for i in (0, 1)]
+            e["worst"] = [{"scenario": name(p), "pool": round(p["wmiss_1n"], 1),
+                           "sbitmap": round(x["wmiss_1n"], 1)}
+                          for p, x in sorted(pairs, key=lambda px: px[1]["wmiss_1n"] -
+                                             px[0]["wmiss_1n"])[:3]]
+            out.append(e)
+    return out
+
+
 def summarize(args, rows, allocs, check, sets):
     by = {(r["alloc"],) + rkey(r): r for r in rows}
     criteria, without_blk = [], []
@@ -593,6 +643,7 @@ def summarize(args, rows, allocs, check, sets):
                                           if (a,) + rkey(r) in by)),
         "memory": memory, "seeds": seed_spread(rows, allocs),
         "device_time": device_time(rows, by, allocs, [x for x in sets if x[1] == 100]),
+        "shallow_depth": shallow_depth(rows, by, allocs, [x for x in sets if x[1] == 100]),
         "truncated": [{"alloc": r["alloc"], "scenario": name(r), "quantum": r["quantum"],
                        "duty": r["duty"], "seed": r["seed"], "ios": r["ios"]}
                       for r in rows if r["ios"] < r["ios_asked"]],
@@ -776,6 +827,26 @@ def markdown(s):
                     for k in ("without", "with")]
             lines.append(f"| {e['alloc']} | {settings_name(e['quantum'], e['duty'])} | "
                          f"{e['scenarios']} | " + " | ".join(cells + sums) + " |")
+        lines.append("")
+    sh = s.get("shallow_depth")
+    if sh:
+        lines += ["## A shallow depth (half the tags for the odd CPUs)", "",
+                  "Shared tags with one queue; the odd CPUs' allocations held to half the "
+                  "depth, as kyber and bfq hold async I/O. Scenarios where the pool counts no "
+                  "more than sbitmap (weighted misses one socket, two; wake-ups), the sums over "
+                  "them of weighted misses (one socket) and wake-ups per I/O, the mean "
+                  "fairness (Jain) and the three where the pool loses most. Not an aim.", "",
+                  "| pool | setting | scenarios | <= sbitmap | sums | fairness | worst |",
+                  "|" + " --- |" * 7]
+        for e in sh:
+            lines.append(
+                f"| {e['alloc']} | {settings_name(e['quantum'], e['duty'])} | {e['scenarios']} | "
+                f"{e['wmiss_1n']} / {e['wmiss_2n']} / {e['wakeups']} | "
+                f"{e['sum']['wmiss_1n']:.0f} vs {e['sum_sbitmap']['wmiss_1n']:.0f}; "
+                f"{e['sum']['wakeups']:.1f} vs {e['sum_sbitmap']['wakeups']:.1f} | "
+                f"{e['fairness'][0]:.2f} vs {e['fairness'][1]:.2f} | " +
+                "; ".join(f"{w['scenario']}: {w['pool']} vs {w['sbitmap']}" for w in e["worst"])
+                + " |")
         lines.append("")
     lines += group_md("Shared tags, 64 CPUs and more", s["shared_big"], s["allocs"],
                       "Every shared scenario with at least 64 CPUs using the tags, with 4 "

@@ -50,8 +50,17 @@
 #                       tried while those tags moved stay asleep beside them
 #                       (the series' bug until 2026-12-07, found by exhaust's
 #                       case "flush").
-# It fails if the text to change is not there exactly once, so that a
-# changed series is not measured unchanged under the variant's name.
+#   whatif-limited_one_path  a what-if, measured beside the pool (make
+#                       bench-scale POOL_WHATIF=limited_one_path):
+#                       percpu_tag_alloc_limited() takes the path of every
+#                       other allocation with a floor (this CPU's cache, the
+#                       shared allocator, scarce mode's summary), and a steal
+#                       visits each named cache once; the diff in
+#                       bench/tags/variants/.  NOTES.md (2026-12-07, a
+#                       shallow depth) measures it.
+# It fails if the text to change is not there exactly once (a what-if: if
+# its diff does not apply), so that a changed series is not measured
+# unchanged under the variant's name.
 #
 # usage: pool-variant.sh VARIANT SRC OUT
 set -eu
@@ -60,6 +69,7 @@ set -eu
 variant=$1 src=$2 out=$3
 known="without-free_to without-free_to_rule mutant-finish_wait mutant-free_order"
 known="$known mutant-refill_bit mutant-rt_wake mutant-wake_batch mutant-flush_one"
+known="$known whatif-limited_one_path"
 case " $known " in
 *" $variant "*) ;;
 *)	echo "pool-variant: unknown variant '$variant' (known: $known)" >&2
@@ -72,6 +82,14 @@ for f in lib/percpu_tags.c lib/tag_ida.c lib/sbitmap.c \
 	 include/linux/percpu_tags.h include/linux/tag_ida.h include/linux/sbitmap.h; do
 	cp "$src/$f" "$out/$f"
 done
+
+case $variant in
+whatif-*)
+	git apply --directory="$out" -p1 --unsafe-paths \
+		"$(dirname "$0")/variants/$variant.diff"
+	echo "$variant" >"$out/VARIANT"
+	exit 0 ;;
+esac
 
 python3 - "$variant" "$out/lib/percpu_tags.c" "$out/include/linux/percpu_tags.h" <<'EOF'
 import re, sys
