@@ -300,6 +300,10 @@ def main(argv=None):
 
     runs = [("sbitmap", str(builds[0][1] / "scale"))] + [
         ("pool", str(b / "scale")) for _, b in builds]
+    # Pools older than the series split for review take no shallow depth.
+    shallow_ok = {b for a, b in runs if subprocess.run(
+        [b], input=f"{a} 2 2 8 1 self 10 1 4 0 1 1 0 4\n", capture_output=True,
+        text=True).returncode == 0}
     scen = matrix(args.quick)
     sets = settings(args.quick)
     full = [x for x in sets if x[1] == 100]
@@ -330,6 +334,8 @@ def main(argv=None):
             device = DEVICE_ACCESSES if kind == "device" else 0
             shallow = s["depth"] // 2 if kind == "shallow" else 0
             for alloc, binary in runs:
+                if kind == "shallow" and binary not in shallow_ok:
+                    continue
                 work.append((binary, scenario_line(alloc, s, ios, seed, q, think, device,
                                                    shallow)))
                 meta.append((s, {"quantum": q, "duty": duty, "think": think, "device": device,

@@ -302,8 +302,8 @@ static bool may_queue(struct tags *t, struct blk_queue *q)
 
 /*
  * One try at a tag without sleeping, at most @shallow of them if not 0
- * (blk_mq_tags_get()); or -1.  A pool before TAGS_POOL_API 3 has no limited
- * allocation: tags_get_shallow() refuses @shallow for it.
+ * (blk_mq_tags_get()); or -1.  Only a pool of TAGS_POOL_API 3 is asked for a
+ * limited allocation: tags_get_shallow() refuses @shallow for older ones.
  */
 static int get_once(struct tags *t, unsigned int shallow)
 {
@@ -503,7 +503,7 @@ int tags_get_shallow(struct tags *t, bool wait, unsigned int shallow)
 	int tag = -1;
 
 	if (shallow && t->kind == TAGS_POOL && TAGS_POOL_API < 3) {
-		fprintf(stderr, "bench: a pool before TAGS_POOL_API 3 has no limited allocation\n");
+		fprintf(stderr, "bench: a pool before TAGS_POOL_API 3 is not asked for limited allocations\n");
 		abort();
 	}
 	/* Without sharing, the first try is the allocator's alone. */

@@ -43,8 +43,10 @@
  * completing CPU's speed alone sets the I/O rate; default 0); SHALLOW, the
  * shallow depth of the odd CPUs' allocations, as an I/O scheduler sets it
  * for async I/O (kyber, bfq): together they hold at most SHALLOW tags, the
- * run fails if they hold more; they take no batches and queue
- * non-exclusively on the pool (0: none, the default).
+ * run fails if they hold more, or if the pool hands them a tag below
+ * DEPTH - SHALLOW; they take no batches and queue non-exclusively on the
+ * pool (0: none, the default; below DEPTH, and with one queue only: a
+ * scheduler's tags are no tag set shared among request queues).
  * An 8-field line is QUANTUM 4, THINK 0, QUEUES 1, BATCH 1, DEVICE 0, SHALLOW 0.
  *
  * Writes one tab-separated line per scenario, with a header first: the
@@ -192,6 +194,16 @@ static void hand_out(struct run *run, int tag)
 		run->owner[tag] = 1;
 }
 
+static enum tags_kind kind_of(const char *alloc)
+{
+	if (!strcmp(alloc, "sbitmap"))
+		return TAGS_SBITMAP;
+	if (!strcmp(alloc, "pool"))
+		return TAGS_POOL;
+	fprintf(stderr, "bench-scale: unknown allocator %s\n", alloc);
+	exit(2);
+}
+
 /* Whether @cpu's allocations are held to SHALLOW tags. */
 static bool limited(const struct run *run, unsigned int cpu)
 {
@@ -214,6 +226,10 @@ static int get_tag(struct run *run, bool wait, unsigned int cpu)
 	hand_out(run, tag);
 	if (limited(run, cpu) && ++run->limited_held > run->s->shallow)
 		fail(run, "SHALLOW allocations hold more than SHALLOW tags", tag);
+	/* percpu_tag_alloc_limited() promises one of the SHALLOW highest tags. */
+	if (limited(run, cpu) && kind_of(run->s->alloc) == TAGS_POOL &&
+	    (unsigned int)tag < run->s->depth - run->s->shallow)
+		fail(run, "a SHALLOW allocation got a tag below DEPTH - SHALLOW", tag);
 	return tag;
 }
 
@@ -579,16 +595,6 @@ static void check_no_tag_lost(struct run *run)
 	free(tags);
 }
 
-static enum tags_kind kind_of(const char *alloc)
-{
-	if (!strcmp(alloc, "sbitmap"))
-		return TAGS_SBITMAP;
-	if (!strcmp(alloc, "pool"))
-		return TAGS_POOL;
-	fprintf(stderr, "bench-scale: unknown allocator %s\n", alloc);
-	exit(2);
-}
-
 /* The counts printed per I/O, in this order (weights in tenths). */
 #define COLUMN(name, member, scale) { name, offsetof(struct kshim_counts, member), scale }
 static const struct {
@@ -721,7 +727,8 @@ static bool parse_scenario(const char *line, struct scenario *s)
 		if (!strcmp(completion, completion_names[s->completion]))
 			break;
 	return s->users && s->users <= s->possible && s->depth && s->inflight &&
-	       s->completion < 3 && s->quantum && s->queues && s->shallow <= s->depth &&
+	       s->completion < 3 && s->quantum && s->queues &&
+	       (!s->shallow || (s->shallow < s->depth && s->queues == 1)) &&
 	       s->queues <= s->users && s->batch && s->batch <= MAX_BATCH &&
 	       (s->batch == 1 || (s->queues == 1 && s->completion != COMPLETE_OTHER));
 }
