@@ -219,12 +219,9 @@ lab_find_disk() {
 	labscsi*) kind='sd*' ;;
 	*) return 1 ;;
 	esac
-	for d in /sys/block/*; do
-		# shellcheck disable=SC2254 # $kind is a pattern
-		case ${d##*/} in
-		$kind) ;;
-		*) continue ;;
-		esac
+	# shellcheck disable=SC2231 # $kind is a pattern
+	for d in /sys/block/$kind; do
+		[ -e "$d" ] || continue
 		case ${d##*/} in
 		nvme*) s=$(tr -d ' ' <"$d/device/serial")/$(cat "$d/nsid") ;;
 		vd*) s=$(cat "$d/serial") ;;
