@@ -212,10 +212,11 @@ static bool limited(const struct run *run, unsigned int cpu)
 
 static int get_tag(struct run *run, bool wait, unsigned int cpu)
 {
+	unsigned int shallow = limited(run, cpu) ? run->s->shallow : 0;
 	int tag;
 
 	kshim_model_op_begin();
-	tag = tags_get_shallow(run->tags, wait, limited(run, cpu) ? run->s->shallow : 0);
+	tag = tags_get_shallow(run->tags, wait, shallow);
 	if (tag < 0) {
 		if (wait)
 			fail(run, "a waiting allocation returned no tag", 0);
@@ -224,11 +225,11 @@ static int get_tag(struct run *run, bool wait, unsigned int cpu)
 		return -1;
 	}
 	hand_out(run, tag);
-	if (limited(run, cpu) && ++run->limited_held > run->s->shallow)
+	if (shallow && ++run->limited_held > shallow)
 		fail(run, "SHALLOW allocations hold more than SHALLOW tags", tag);
 	/* percpu_tag_alloc_limited() promises one of the SHALLOW highest tags. */
-	if (limited(run, cpu) && kind_of(run->s->alloc) == TAGS_POOL &&
-	    (unsigned int)tag < run->s->depth - run->s->shallow)
+	if (shallow && kind_of(run->s->alloc) == TAGS_POOL &&
+	    (unsigned int)tag < run->s->depth - shallow)
 		fail(run, "a SHALLOW allocation got a tag below DEPTH - SHALLOW", tag);
 	return tag;
 }
