@@ -575,6 +575,16 @@ def seed_spread(rows, allocs):
     return out
 
 
+def tally(pairs):
+    """Over (pool row, sbitmap row) PAIRS: in how many the pool counts no
+    more than sbitmap (wmiss_1n, wmiss_2n, wakeups), and the sums of
+    wmiss_1n and wakeups, pool (sum) and sbitmap (sum_sbitmap)."""
+    out = {m: sum(p[m] <= s[m] for p, s in pairs) for m in ("wmiss_1n", "wmiss_2n", "wakeups")}
+    for side, i in (("sum", 0), ("sum_sbitmap", 1)):
+        out[side] = {m: round(sum(p[i][m] for p in pairs), 1) for m in ("wmiss_1n", "wakeups")}
+    return out
+
+
 def device_time(rows, by, allocs, sets):
     """Per setting (duty 100 %) and pool: in how many irq scenarios the pool
     counts no more than sbitmap, without device time ("without": the aims'
@@ -589,12 +599,7 @@ def device_time(rows, by, allocs, sets):
             for side, kind in (("without", "main"), ("with", "device")):
                 pairs = [(by[(a,) + k], by[("sbitmap",) + k]) for k in
                          (rkey(r)[:-1] + (kind,) for r in sel) if (a,) + k in by]
-                e[side] = {m: sum(p[m] <= s[m] for p, s in pairs)
-                           for m in ("wmiss_1n", "wmiss_2n", "wakeups")}
-                e[side]["sum"] = {m: round(sum(x[m] for x, _ in pairs), 1)
-                                  for m in ("wmiss_1n", "wakeups")}
-                e[side]["sum_sbitmap"] = {m: round(sum(x[m] for _, x in pairs), 1)
-                                          for m in ("wmiss_1n", "wakeups")}
+                e[side] = tally(pairs)
             out.append(e)
     return out
 
@@ -610,10 +615,7 @@ def shallow_depth(rows, by, allocs, sets):
         for a in allocs[1:]:
             pairs = [(by[(a,) + rkey(r)], r) for r in sel if (a,) + rkey(r) in by]
             e = {"alloc": a, "quantum": quantum, "duty": duty, "scenarios": len(pairs)}
-            e.update({m: sum(p[m] <= x[m] for p, x in pairs)
-                      for m in ("wmiss_1n", "wmiss_2n", "wakeups")})
-            for side, i in (("sum", 0), ("sum_sbitmap", 1)):
-                e[side] = {m: round(sum(p[i][m] for p in pairs), 1) for m in ("wmiss_1n", "wakeups")}
+            e.update(tally(pairs))
             e["fairness"] = [round(sum(p[i]["fairness"] for p in pairs) / max(len(pairs), 1), 3)
                              for i in (0, 1)]
             e["worst"] = [{"scenario": name(p), "pool": round(p["wmiss_1n"], 1),
