@@ -129,6 +129,7 @@ struct cpu_state {
 
 struct run {
 	const struct scenario *s;
+	enum tags_kind kind;
 	struct tags *tags;
 	struct cpu_state *cpu;
 	struct ring device;	/* I/Os waiting for the interrupt CPU */
@@ -194,16 +195,6 @@ static void hand_out(struct run *run, int tag)
 		run->owner[tag] = 1;
 }
 
-static enum tags_kind kind_of(const char *alloc)
-{
-	if (!strcmp(alloc, "sbitmap"))
-		return TAGS_SBITMAP;
-	if (!strcmp(alloc, "pool"))
-		return TAGS_POOL;
-	fprintf(stderr, "bench-scale: unknown allocator %s\n", alloc);
-	exit(2);
-}
-
 /* Whether @cpu's allocations are held to SHALLOW tags. */
 static bool limited(const struct run *run, unsigned int cpu)
 {
@@ -228,7 +219,7 @@ static int get_tag(struct run *run, bool wait, unsigned int cpu)
 	if (shallow && ++run->limited_held > shallow)
 		fail(run, "SHALLOW allocations hold more than SHALLOW tags", tag);
 	/* percpu_tag_alloc_limited() promises one of the SHALLOW highest tags. */
-	if (shallow && kind_of(run->s->alloc) == TAGS_POOL &&
+	if (shallow && run->kind == TAGS_POOL &&
 	    (unsigned int)tag < run->s->depth - shallow)
 		fail(run, "a SHALLOW allocation got a tag below DEPTH - SHALLOW", tag);
 	return tag;
@@ -596,6 +587,16 @@ static void check_no_tag_lost(struct run *run)
 	free(tags);
 }
 
+static enum tags_kind kind_of(const char *alloc)
+{
+	if (!strcmp(alloc, "sbitmap"))
+		return TAGS_SBITMAP;
+	if (!strcmp(alloc, "pool"))
+		return TAGS_POOL;
+	fprintf(stderr, "bench-scale: unknown allocator %s\n", alloc);
+	exit(2);
+}
+
 /* The counts printed per I/O, in this order (weights in tenths). */
 #define COLUMN(name, member, scale) { name, offsetof(struct kshim_counts, member), scale }
 static const struct {
@@ -631,7 +632,8 @@ static int run_scenario(const struct scenario *s)
 
 	kshim_setup(s->possible);
 	kshim_model_seed(s->seed);
-	run.tags = tags_create(kind_of(s->alloc), s->depth, s->users);
+	run.kind = kind_of(s->alloc);
+	run.tags = tags_create(run.kind, s->depth, s->users);
 	if (run.tags && s->shallow)
 		tags_min_shallow_depth(run.tags, s->shallow);
 	if (run.tags && tags_set_queues(run.tags, s->queues)) {
