@@ -57,7 +57,13 @@
 #                       shared allocator, scarce mode's summary), and a steal
 #                       visits each named cache once; the diff in
 #                       bench/tags/variants/.  NOTES.md (2026-12-07, a
-#                       shallow depth) measures it.
+#                       shallow depth) measures it.  Its diff is against
+#                       the series of 2a54962 (POOL_BASE=2a54962's pool).
+#   whatif-own_first_not_scarce  percpu_tag_alloc_limited() looks in its
+#                       CPU's cache first only outside scarce mode; in it,
+#                       the shared allocator's range first, as before
+#                       b82f36e (a reviewer's question; NOTES.md, 2026-12-07,
+#                       this CPU's cache first).
 # It fails if the text to change is not there exactly once (a what-if: if
 # its diff does not apply), so that a changed series is not measured
 # unchanged under the variant's name.
@@ -69,7 +75,7 @@ set -eu
 variant=$1 src=$2 out=$3
 known="without-free_to without-free_to_rule mutant-finish_wait mutant-free_order"
 known="$known mutant-refill_bit mutant-rt_wake mutant-wake_batch mutant-flush_one"
-known="$known whatif-limited_one_path"
+known="$known whatif-limited_one_path whatif-own_first_not_scarce"
 case " $known " in
 *" $variant "*) ;;
 *)	echo "pool-variant: unknown variant '$variant' (known: $known)" >&2
