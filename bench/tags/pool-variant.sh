@@ -64,6 +64,10 @@
 #                       the shared allocator's range first, as before
 #                       b82f36e (a reviewer's question; NOTES.md, 2026-12-07,
 #                       this CPU's cache first).
+#   whatif-limited_scan_from_own  percpu_tag_alloc_limited() scans the
+#                       other caches from the one after its CPU's, as a
+#                       steal does, instead of from cache 0 (the second
+#                       review's question; NOTES.md, 2026-12-07).
 # It fails if the text to change is not there exactly once (a what-if: if
 # its diff does not apply), so that a changed series is not measured
 # unchanged under the variant's name.
@@ -76,6 +80,7 @@ variant=$1 src=$2 out=$3
 known="without-free_to without-free_to_rule mutant-finish_wait mutant-free_order"
 known="$known mutant-refill_bit mutant-rt_wake mutant-wake_batch mutant-flush_one"
 known="$known whatif-limited_one_path whatif-own_first_not_scarce"
+known="$known whatif-limited_scan_from_own"
 case " $known " in
 *" $variant "*) ;;
 *)	echo "pool-variant: unknown variant '$variant' (known: $known)" >&2
