@@ -389,6 +389,9 @@ static int pool_get_wait(struct tags *t, struct blk_queue *q, unsigned int shall
 			break;
 		woke = false;
 		/* blk_mq_get_tag(): limited allocations queue non-exclusively. */
+#ifdef PERCPU_TAG_WAIT_LIMIT
+		w.limit = shallow;	/* what-if limited_wake_filter */
+#endif
 		percpu_tag_prepare_wait(t->pool, &w, !shallow);
 		got = get_nowait(t, q, true, shallow);
 		if (got >= 0)

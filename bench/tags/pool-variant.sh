@@ -68,6 +68,14 @@
 #                       other caches from the one after its CPU's, as a
 #                       steal does, instead of from cache 0 (the second
 #                       review's question; NOTES.md, 2026-12-07).
+#   whatif-limited_wake_filter  a free wakes a limited waiter only if the
+#                       tag it freed is in the waiter's range (its wait
+#                       entry holds its limit; a wake-up of unknown tags,
+#                       a give-back or a pass-on, wakes it as before), so
+#                       frees of low tags do not wake the whole herd of
+#                       limited waiters (bench/tags/alloc.c sets the limit
+#                       when the variant's header defines
+#                       PERCPU_TAG_WAIT_LIMIT).
 # It fails if the text to change is not there exactly once (a what-if: if
 # its diff does not apply), so that a changed series is not measured
 # unchanged under the variant's name.
@@ -80,7 +88,7 @@ variant=$1 src=$2 out=$3
 known="without-free_to without-free_to_rule mutant-finish_wait mutant-free_order"
 known="$known mutant-refill_bit mutant-rt_wake mutant-wake_batch mutant-flush_one"
 known="$known whatif-limited_one_path whatif-own_first_not_scarce"
-known="$known whatif-limited_scan_from_own"
+known="$known whatif-limited_scan_from_own whatif-limited_wake_filter"
 case " $known " in
 *" $variant "*) ;;
 *)	echo "pool-variant: unknown variant '$variant' (known: $known)" >&2
