@@ -67,7 +67,8 @@
 #   whatif-limited_scan_from_own  percpu_tag_alloc_limited() scans the
 #                       other caches from the one after its CPU's, as a
 #                       steal does, instead of from cache 0 (the second
-#                       review's question; NOTES.md, 2026-12-07).
+#                       review's question; NOTES.md, 2026-12-07).  Its
+#                       diff is against the series of 635bf7a.
 #   whatif-limited_wake_filter  a free wakes a limited waiter only if the
 #                       tag it freed is in the waiter's range (its wait
 #                       entry holds its limit; a wake-up of unknown tags,
@@ -75,7 +76,8 @@
 #                       frees of low tags do not wake the whole herd of
 #                       limited waiters (bench/tags/alloc.c sets the limit
 #                       when the variant's header defines
-#                       PERCPU_TAG_WAIT_LIMIT).
+#                       PERCPU_TAG_WAIT_LIMIT).  Its diff is against the
+#                       series of 2166fc4.
 # It fails if the text to change is not there exactly once (a what-if: if
 # its diff does not apply), so that a changed series is not measured
 # unchanged under the variant's name.
