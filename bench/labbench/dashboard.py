@@ -281,7 +281,31 @@ def aims_text(entries, kind, what):
         return f"- **{what}**: no run yet."
     return (f"- **{what}** (`{e['id']}`{'' if e['clean'] else ', uncommitted changes'}): "
             f"{'PASS' if met == len(crit) else 'FAIL'}, the pool meets {met} of {len(crit)} aims ("
-            + "; ".join(f"{c['scenarios'] - c['missed']} of {c['scenarios']}" for c in crit) + ").")
+            + "; ".join(aim_groups(crit)) + ").")
+
+
+def aim_groups(crit):
+    """Each aim of CRIT once, its settings (the model's contention levels,
+    the part of its text in brackets but the socket count) together: its
+    short name (the model's letter) and the scenarios passing, a range
+    over the settings with how many settings it meets."""
+    groups = {}
+    for c in crit:
+        name, _, setting = c["aim"].partition(" [")
+        label = name.split(" ", 1)[0] if name.startswith("(") else name
+        label += "".join(f", {s.strip(']')}" for s in setting.split(", ")[1:])
+        groups.setdefault(label, []).append(c)
+    out = []
+    for label, cs in groups.items():
+        passing = sorted(c["scenarios"] - c["missed"] for c in cs)
+        total = max(c["scenarios"] for c in cs)
+        if len(cs) == 1:
+            out.append(f"{label}: {passing[0]} of {total}")
+            continue
+        span = f"{passing[0]}" if passing[0] == passing[-1] else f"{passing[0]}-{passing[-1]}"
+        out.append(f"{label}: {span} of {total} at {len(cs)} settings, "
+                   f"met at {sum(1 for c in cs if not c['missed'])}")
+    return out
 
 
 # --- Below the fold ----------------------------------------------------------------

@@ -25,7 +25,8 @@ per kind:
    missed), for scale runs model_check and quick (a --quick run, a subset
    of the scenarios, which README's status passes over for a full one),
    and for native runs scenarios[] (name, per pool allocator its ns ratio
-   to sbitmap, verdict and instructions per pair);
+   to sbitmap, verdict and instructions per pair); a native run's criteria
+   are NATIVE_AIM and NATIVE_INSTR_AIMS, one each per pool allocator;
  - bench-tags: points[] (vcpus, depth, ns ratio pool/sbitmap);
  - bench-ida: points[] (ids, IDA/tag_ida ns per alloc and per free).
 
@@ -44,6 +45,10 @@ NAME = "index.jsonl"
 # labbench.tagsnative write them.
 SCALE_SCHEMAS, NATIVE_SCHEMA = ("tags-scale/1", "tags-scale/2"), "tags-native/1"
 NATIVE_AIM = "no scenario slower than sbitmap (ns per pair, tagsnative's verdict)"
+# Issue 33's aims: instructions per alloc+free pair (callgrind) at most
+# sbitmap's, for the local pair and for a tag freed on another CPU.
+NATIVE_INSTR_AIMS = (("same", "instructions per pair at most sbitmap's, each CPU freeing its own tags"),
+                     ("cross", "instructions per pair at most sbitmap's, a tag freed on another CPU"))
 
 
 def rounded(x, digits=6):
@@ -128,7 +133,23 @@ def native_entry(summary):
     criteria = summary.get("criteria") or [
         {"alloc": a, "aim": NATIVE_AIM, "scenarios": len(scenarios),
          "missed": sum(1 for s in scenarios if s[a]["verdict"] == "slower")} for a in pools]
-    return {"criteria": criteria, "scenarios": scenarios}
+    return {"criteria": criteria + instruction_criteria(summary, pools), "scenarios": scenarios}
+
+
+def instruction_criteria(summary, pools):
+    """NATIVE_INSTR_AIMS judged on the callgrind counts of SUMMARY's
+    scenarios that have them (a pair counted for the pool and sbitmap)."""
+    out = []
+    for mode, aim in NATIVE_INSTR_AIMS:
+        for a in pools:
+            pairs = [(s["allocs"][a].get("instructions_per_pair"),
+                      s["allocs"]["sbitmap"].get("instructions_per_pair"))
+                     for s in summary["scenarios"] if s.get("mode", "same") == mode]
+            pairs = [(x, y) for x, y in pairs if x is not None and y is not None]
+            if pairs:
+                out.append({"alloc": a, "aim": aim, "scenarios": len(pairs),
+                            "missed": sum(1 for x, y in pairs if x > y)})
+    return out
 
 
 def tags_entry(summary):
