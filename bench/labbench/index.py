@@ -137,18 +137,16 @@ def native_entry(summary):
 
 
 def instruction_criteria(summary, pools):
-    """NATIVE_INSTR_AIMS judged on the callgrind counts of SUMMARY's
-    scenarios that have them (a pair counted for the pool and sbitmap)."""
+    """NATIVE_INSTR_AIMS judged on the instruction ratios labbench.tagsnative
+    wrote for SUMMARY's scenarios that callgrind counted."""
     out = []
     for mode, aim in NATIVE_INSTR_AIMS:
         for a in pools:
-            pairs = [(s["allocs"][a].get("instructions_per_pair"),
-                      s["allocs"]["sbitmap"].get("instructions_per_pair"))
-                     for s in summary["scenarios"] if s.get("mode", "same") == mode]
-            pairs = [(x, y) for x, y in pairs if x is not None and y is not None]
-            if pairs:
-                out.append({"alloc": a, "aim": aim, "scenarios": len(pairs),
-                            "missed": sum(1 for x, y in pairs if x > y)})
+            ratios = [r for s in summary["scenarios"] if s.get("mode", "same") == mode
+                      if (r := s["allocs"][a].get("instructions_ratio_to_sbitmap")) is not None]
+            if ratios:
+                out.append({"alloc": a, "aim": aim, "scenarios": len(ratios),
+                            "missed": sum(1 for r in ratios if r > 1)})
     return out
 
 
